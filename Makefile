@@ -1,0 +1,40 @@
+# kimi-ext developer commands. Every target installs what it needs into .venv first,
+# so a fresh clone needs only python3 (3.11+) and make.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+
+.PHONY: install test generate check-generated lint format bench demo clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## The README's test command: the whole suite, with coverage of kimi_ext.
+test: $(STAMP)
+	$(BIN)/python -m pytest --cov=kimi_ext --cov-report=term-missing:skip-covered
+
+## Regenerate generated/kimi_raw/{chat,messages,responses} from openapi/*.yaml.
+## FORMATS="chat" regenerates only that format.
+generate: $(STAMP)
+	VENV_BIN=$(abspath $(BIN)) scripts/generate.sh $(abspath generated/kimi_raw) $(FORMATS)
+
+## Fails when the committed generated code differs from a fresh generation.
+check-generated: $(STAMP)
+	VENV_BIN=$(abspath $(BIN)) scripts/check-generated.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check kimi_ext tests scripts $(wildcard benchmarks)
+	$(BIN)/ruff format --check kimi_ext tests scripts $(wildcard benchmarks)
+	$(BIN)/mypy --strict kimi_ext
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix kimi_ext tests scripts $(wildcard benchmarks)
+	$(BIN)/ruff format kimi_ext tests scripts $(wildcard benchmarks)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -1,0 +1,1 @@
+"""Raw clients generated from openapi/*.yaml. Do not edit: run `make generate`."""

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.chat_completion_chunk_tool_call import ChatCompletionChunkToolCall
+
+
+T = TypeVar("T", bound="ChatCompletionChunkDelta")
+
+
+@_attrs_define
+class ChatCompletionChunkDelta:
+    """The new piece of the message; every field is optional.
+
+    Attributes:
+        role (None | str | Unset):
+        content (None | str | Unset):
+        reasoning_content (None | str | Unset):
+        tool_calls (list[ChatCompletionChunkToolCall] | None | Unset):
+    """
+
+    role: None | str | Unset = UNSET
+    content: None | str | Unset = UNSET
+    reasoning_content: None | str | Unset = UNSET
+    tool_calls: list[ChatCompletionChunkToolCall] | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        role: None | str | Unset
+        if isinstance(self.role, Unset):
+            role = UNSET
+        else:
+            role = self.role
+
+        content: None | str | Unset
+        if isinstance(self.content, Unset):
+            content = UNSET
+        else:
+            content = self.content
+
+        reasoning_content: None | str | Unset
+        if isinstance(self.reasoning_content, Unset):
+            reasoning_content = UNSET
+        else:
+            reasoning_content = self.reasoning_content
+
+        tool_calls: list[dict[str, Any]] | None | Unset
+        if isinstance(self.tool_calls, Unset):
+            tool_calls = UNSET
+        elif isinstance(self.tool_calls, list):
+            tool_calls = []
+            for tool_calls_type_0_item_data in self.tool_calls:
+                tool_calls_type_0_item = tool_calls_type_0_item_data.to_dict()
+                tool_calls.append(tool_calls_type_0_item)
+
+        else:
+            tool_calls = self.tool_calls
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if role is not UNSET:
+            field_dict["role"] = role
+        if content is not UNSET:
+            field_dict["content"] = content
+        if reasoning_content is not UNSET:
+            field_dict["reasoning_content"] = reasoning_content
+        if tool_calls is not UNSET:
+            field_dict["tool_calls"] = tool_calls
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.chat_completion_chunk_tool_call import ChatCompletionChunkToolCall
+
+        d = dict(src_dict)
+
+        def _parse_role(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        role = _parse_role(d.pop("role", UNSET))
+
+        def _parse_content(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        content = _parse_content(d.pop("content", UNSET))
+
+        def _parse_reasoning_content(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reasoning_content = _parse_reasoning_content(d.pop("reasoning_content", UNSET))
+
+        def _parse_tool_calls(
+            data: object,
+        ) -> list[ChatCompletionChunkToolCall] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tool_calls_type_0 = []
+                _tool_calls_type_0 = data
+                for tool_calls_type_0_item_data in _tool_calls_type_0:
+                    tool_calls_type_0_item = ChatCompletionChunkToolCall.from_dict(
+                        tool_calls_type_0_item_data
+                    )
+
+                    tool_calls_type_0.append(tool_calls_type_0_item)
+
+                return tool_calls_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ChatCompletionChunkToolCall] | None | Unset, data)
+
+        tool_calls = _parse_tool_calls(d.pop("tool_calls", UNSET))
+
+        chat_completion_chunk_delta = cls(
+            role=role,
+            content=content,
+            reasoning_content=reasoning_content,
+            tool_calls=tool_calls,
+        )
+
+        chat_completion_chunk_delta.additional_properties = d
+        return chat_completion_chunk_delta
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,8 @@
+"""A client library for accessing Kimi K3.1 Pro - Messages format"""
+
+from .client import AuthenticatedClient, Client
+
+__all__ = (
+    "AuthenticatedClient",
+    "Client",
+)

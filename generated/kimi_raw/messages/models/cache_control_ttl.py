@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CacheControlTtl(StrEnum):
+    HOUR_1 = "1h"
+    MINUTES_5 = "5m"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import (
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="SummaryTextPart")
+
+
+@_attrs_define
+class SummaryTextPart:
+    """
+    Attributes:
+        type_ (Literal['summary_text']):
+        text (str):
+    """
+
+    type_: Literal["summary_text"]
+    text: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        text = self.text
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "type": type_,
+                "text": text,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        type_ = cast(Literal["summary_text"], d.pop("type"))
+        if type_ != "summary_text":
+            raise ValueError(f"type must match const 'summary_text', got '{type_}'")
+
+        text = d.pop("text")
+
+        summary_text_part = cls(
+            type_=type_,
+            text=text,
+        )
+
+        summary_text_part.additional_properties = d
+        return summary_text_part
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,431 @@
+"""The clients applications import: :class:`Kimi` and :class:`AsyncKimi`.
+
+One client speaks all three wire formats::
+
+    from kimi_ext import Kimi
+
+    client = Kimi()  # KIMI_API_KEY from the environment
+    reply = client.messages.create(
+        model="kimi-k3.1-pro", max_tokens=1024, effort="low",
+        messages=[{"role": "user", "content": "Reply with OK."}],
+    )
+    print(reply.text, reply.usage.output)
+
+    with client.chat.completions.stream(model="kimi-k3.1-pro", messages=[...]) as stream:
+        for text in stream.text_stream:
+            print(text, end="")
+        final = stream.get_final_completion()
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, cast, overload
+
+import httpx
+
+from . import _logging
+from ._config import (
+    DEFAULT_BASE_URL,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    ENV_API_KEY,
+    ENV_BASE_URL,
+    FALLBACK_BASE_URL,
+)
+from .building import CHAT, MESSAGES, RESPONSES, Endpoint, Prepared, prepare
+from .errors import ClientConfigError
+from .params import ChatParams, MessagesParams, ResponsesParams
+from .results import ChatCompletion, Message, Response, Result
+from .retries import RetryPolicy
+from .sending import AsyncSender, SyncSender, check_base_url, parse_json_body
+
+if TYPE_CHECKING:
+    from .chat_stream import AsyncChatCompletionStream, ChatCompletionStream
+    from .messages_stream import AsyncMessageStream, MessageStream
+    from .responses_stream import AsyncResponseStream, ResponseStream
+    from .streaming import AsyncStreamManager, StreamManager
+
+__all__ = ["AsyncKimi", "Kimi"]
+
+R = TypeVar("R", bound=Result)
+_DEFAULT = object()
+
+
+class _ClientBase:
+    """Settings shared by the sync and async clients (resolved once, at construction)."""
+
+    def _configure(
+        self,
+        api_key: str | None,
+        base_url: str | None,
+        fallback_base_url: str | object | None,
+        timeout: httpx.Timeout | float | None,
+        max_retries: int,
+        default_headers: Mapping[str, str] | None,
+        allow_insecure_http: bool,
+    ) -> dict[str, Any]:
+        _logging.setup_from_env()
+        key = api_key if api_key is not None else os.environ.get(ENV_API_KEY)
+        if not key:
+            raise ClientConfigError(
+                f"no API key: pass api_key=... or set the {ENV_API_KEY} environment variable"
+            )
+        base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
+        urls = [check_base_url(base, allow_insecure_http=allow_insecure_http)]
+        if fallback_base_url is _DEFAULT:
+            # Only the default address has a documented fallback.
+            fallback_base_url = FALLBACK_BASE_URL if urls[0] == DEFAULT_BASE_URL else None
+        if isinstance(fallback_base_url, str):
+            urls.append(check_base_url(fallback_base_url, allow_insecure_http=allow_insecure_http))
+        if max_retries < 0:
+            raise ClientConfigError(f"max_retries={max_retries}: must be >= 0")
+        self.api_key = key
+        self.max_retries = max_retries
+        self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        return {
+            "api_key": key,
+            "base_urls": urls,
+            "timeout": self.timeout,
+            "policy": RetryPolicy(max_retries=max_retries),
+            "default_headers": default_headers,
+        }
+
+    @property
+    def base_url(self) -> str:
+        """The base URL in use (the fallback once the default could not be reached)."""
+        return self._sender.base_url  # type: ignore[attr-defined,no-any-return]
+
+    def __repr__(self) -> str:
+        # The key never appears here.
+        return f"{type(self).__name__}(base_url={self.base_url!r}, api_key=<redacted>)"
+
+    def __getstate__(self) -> None:
+        raise TypeError(f"{type(self).__name__} cannot be pickled (it holds a key and sockets)")
+
+
+class Kimi(_ClientBase):
+    """Synchronous client for Kimi's Chat Completions, Responses and Messages formats.
+
+    ``api_key`` defaults to ``$KIMI_API_KEY``; ``base_url`` to ``$KIMI_BASE_URL`` or
+    ``https://direct.evolink.ai`` (with ``https://api.evolink.ai`` as automatic fallback).
+    For the seedrouter gateway pass ``base_url=kimi_ext.SEEDROUTER_BASE_URL``.
+    Plain ``http://`` is refused except to localhost unless ``allow_insecure_http=True``.
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http_client: httpx.Client | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        fallback_base_url: str | object | None = _DEFAULT,
+        allow_insecure_http: bool = False,
+    ) -> None:
+        config = self._configure(
+            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,
+            allow_insecure_http,
+        )  # fmt: skip
+        self._owns_http = http_client is None
+        http = http_client or httpx.Client(timeout=self.timeout, follow_redirects=False)
+        self._sender = SyncSender(http, **config)
+        self.chat = Chat(self)
+        self.messages = Messages(self)
+        self.responses = Responses(self)
+
+    def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        response = self._sender.send(prepared)
+        return result_cls(parse_json_body(response, self.api_key), response)
+
+    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager:
+        from .streaming import StreamManager
+
+        return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self.api_key)
+
+    def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
+        return stream_cls(self._sender.send(prepared), secret=self.api_key)
+
+    def close(self) -> None:
+        """Close the connection pool (not a caller-supplied http_client)."""
+        if self._owns_http:
+            self._sender.close()
+
+    def __enter__(self) -> Kimi:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncKimi(_ClientBase):
+    """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        *,
+        timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        http_client: httpx.AsyncClient | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        fallback_base_url: str | object | None = _DEFAULT,
+        allow_insecure_http: bool = False,
+    ) -> None:
+        config = self._configure(
+            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,
+            allow_insecure_http,
+        )  # fmt: skip
+        self._owns_http = http_client is None
+        http = http_client or httpx.AsyncClient(timeout=self.timeout, follow_redirects=False)
+        self._sender = AsyncSender(http, **config)
+        self.chat = AsyncChat(self)
+        self.messages = AsyncMessages(self)
+        self.responses = AsyncResponses(self)
+
+    async def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        response = await self._sender.send(prepared)
+        return result_cls(parse_json_body(response, self.api_key), response)
+
+    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager:
+        from .streaming import AsyncStreamManager
+
+        return AsyncStreamManager(
+            lambda: self._sender.send(prepared), stream_cls, secret=self.api_key
+        )
+
+    async def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
+        return stream_cls(await self._sender.send(prepared), secret=self.api_key)
+
+    async def close(self) -> None:
+        """Close the connection pool (not a caller-supplied http_client)."""
+        if self._owns_http:
+            await self._sender.aclose()
+
+    async def __aenter__(self) -> AsyncKimi:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+# --- resources ------------------------------------------------------------------------------
+# Each resource names its endpoint, result type and stream types; the clients do the work.
+
+
+class _Resource:
+    endpoint: Endpoint
+    stream_type: tuple[str, str]  # (module in kimi_ext, class): imported on first stream
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+
+    def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
+        return prepare(self.endpoint, params, stream=stream)
+
+    def _stream_cls(self) -> Any:
+        module, name = self.stream_type
+        return getattr(importlib.import_module(f"kimi_ext.{module}"), name)
+
+
+class ChatCompletions(_Resource):
+    """``client.chat.completions``: ``POST /v1/chat/completions``."""
+
+    endpoint = CHAT
+    stream_type = ("chat_stream", "ChatCompletionStream")
+
+    @overload
+    def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[ChatParams]
+    ) -> ChatCompletion: ...
+    @overload
+    def create(
+        self, *, stream: Literal[True], **params: Unpack[ChatParams]
+    ) -> ChatCompletionStream: ...
+    def create(
+        self, *, stream: bool = False, **params: Any
+    ) -> ChatCompletion | ChatCompletionStream:
+        """Create a chat completion. ``stream=True`` returns the event stream instead.
+
+        Keyword arguments are named as on the wire; ``effort=`` sets ``reasoning_effort``.
+        Raises RequestValidationError (nothing sent) when a documented rule is broken.
+        """
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+        return cast(ChatCompletion, self._client._call(prepared, ChatCompletion))
+
+    def stream(self, **params: Unpack[ChatParams]) -> StreamManager:
+        """A context manager yielding a :class:`~kimi_ext.chat_stream.ChatCompletionStream`."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )
+
+
+class Chat:
+    """``client.chat``."""
+
+    def __init__(self, client: Kimi) -> None:
+        self.completions = ChatCompletions(client)
+
+
+class Messages(_Resource):
+    """``client.messages``: ``POST /v1/messages`` (sends ``anthropic-version``)."""
+
+    endpoint = MESSAGES
+    stream_type = ("messages_stream", "MessageStream")
+
+    @overload
+    def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[MessagesParams]
+    ) -> Message: ...
+    @overload
+    def create(
+        self, *, stream: Literal[True], **params: Unpack[MessagesParams]
+    ) -> MessageStream: ...
+    def create(self, *, stream: bool = False, **params: Any) -> Message | MessageStream:
+        """Create a message. ``stream=True`` returns the event stream instead.
+
+        ``effort=`` sets ``output_config.effort``.
+        """
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+        return cast(Message, self._client._call(prepared, Message))
+
+    def stream(self, **params: Unpack[MessagesParams]) -> StreamManager:
+        """A context manager yielding a :class:`~kimi_ext.messages_stream.MessageStream`."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )
+
+
+class Responses(_Resource):
+    """``client.responses``: ``POST /v1/responses`` (stateless: replay the history)."""
+
+    endpoint = RESPONSES
+    stream_type = ("responses_stream", "ResponseStream")
+
+    @overload
+    def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[ResponsesParams]
+    ) -> Response: ...
+    @overload
+    def create(
+        self, *, stream: Literal[True], **params: Unpack[ResponsesParams]
+    ) -> ResponseStream: ...
+    def create(self, *, stream: bool = False, **params: Any) -> Response | ResponseStream:
+        """Create a response. ``stream=True`` returns the event stream instead.
+
+        ``effort=`` sets ``reasoning.effort``.
+        """
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+        return cast(Response, self._client._call(prepared, Response))
+
+    def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager:
+        """A context manager yielding a :class:`~kimi_ext.responses_stream.ResponseStream`."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )
+
+
+class AsyncChatCompletions(_Resource):
+    """``client.chat.completions`` on :class:`AsyncKimi`."""
+
+    endpoint = CHAT
+    stream_type = ("chat_stream", "AsyncChatCompletionStream")
+
+    @overload
+    async def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[ChatParams]
+    ) -> ChatCompletion: ...
+    @overload
+    async def create(
+        self, *, stream: Literal[True], **params: Unpack[ChatParams]
+    ) -> AsyncChatCompletionStream: ...
+    async def create(
+        self, *, stream: bool = False, **params: Any
+    ) -> ChatCompletion | AsyncChatCompletionStream:
+        """Async :meth:`ChatCompletions.create`."""
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+        return cast(ChatCompletion, await self._client._call(prepared, ChatCompletion))
+
+    def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager:
+        """An async context manager yielding an AsyncChatCompletionStream."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )
+
+
+class AsyncChat:
+    """``client.chat`` on :class:`AsyncKimi`."""
+
+    def __init__(self, client: AsyncKimi) -> None:
+        self.completions = AsyncChatCompletions(client)
+
+
+class AsyncMessages(_Resource):
+    """``client.messages`` on :class:`AsyncKimi`."""
+
+    endpoint = MESSAGES
+    stream_type = ("messages_stream", "AsyncMessageStream")
+
+    @overload
+    async def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[MessagesParams]
+    ) -> Message: ...
+    @overload
+    async def create(
+        self, *, stream: Literal[True], **params: Unpack[MessagesParams]
+    ) -> AsyncMessageStream: ...
+    async def create(self, *, stream: bool = False, **params: Any) -> Message | AsyncMessageStream:
+        """Async :meth:`Messages.create`."""
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+        return cast(Message, await self._client._call(prepared, Message))
+
+    def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager:
+        """An async context manager yielding an AsyncMessageStream."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )
+
+
+class AsyncResponses(_Resource):
+    """``client.responses`` on :class:`AsyncKimi`."""
+
+    endpoint = RESPONSES
+    stream_type = ("responses_stream", "AsyncResponseStream")
+
+    @overload
+    async def create(
+        self, *, stream: Literal[False] = False, **params: Unpack[ResponsesParams]
+    ) -> Response: ...
+    @overload
+    async def create(
+        self, *, stream: Literal[True], **params: Unpack[ResponsesParams]
+    ) -> AsyncResponseStream: ...
+    async def create(
+        self, *, stream: bool = False, **params: Any
+    ) -> Response | AsyncResponseStream:
+        """Async :meth:`Responses.create`."""
+        prepared = self._prepare(params, stream)
+        if stream:
+            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+        return cast(Response, await self._client._call(prepared, Response))
+
+    def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager:
+        """An async context manager yielding an AsyncResponseStream."""
+        return cast(
+            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        )

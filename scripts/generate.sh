@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Regenerate kimi_raw.<format> packages from openapi/<format>.yaml.
+#
+#   scripts/generate.sh [OUT_DIR] [FORMAT ...]
+#
+# OUT_DIR defaults to generated/kimi_raw; FORMAT defaults to all three.
+# Each target folder is removed first: --overwrite alone keeps stale files
+# at the package root. --fail-on-warning stops on anything the generator
+# would otherwise skip silently.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-$here/generated/kimi_raw}
+shift || true
+formats=("$@")
+[ ${#formats[@]} -gt 0 ] || formats=(chat messages responses)
+bin=${VENV_BIN:-$here/.venv/bin}
+export PATH="$bin:$PATH"
+mkdir -p "$out"
+for fmt in "${formats[@]}"; do
+  work=$(mktemp -d)
+  (cd "$work" && openapi-python-client generate \
+      --path "$here/openapi/$fmt.yaml" \
+      --config "$here/scripts/openapi-generator.yaml" \
+      --meta none --fail-on-warning --output-path "$work/$fmt" >/dev/null)
+  # The ruff post-hooks leave a cache whose file names change on every run.
+  rm -rf "$work/$fmt/.ruff_cache"
+  rm -rf "${out:?}/$fmt"
+  mv "$work/$fmt" "$out/$fmt"
+  rm -rf "$work"
+done
+[ -f "$out/__init__.py" ] || printf '"""Raw clients generated from openapi/*.yaml. Do not edit: run `make generate`."""\n' > "$out/__init__.py"
+[ -f "$out/py.typed" ] || : > "$out/py.typed"

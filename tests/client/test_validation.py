@@ -1,0 +1,151 @@
+"""Every documented rule is checked before sending: a clear error and nothing on the wire."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import OK, PATHS, create, minimal
+
+from kimi_ext import Kimi, RequestValidationError
+
+FN = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
+MSG_TOOL = {"name": "get_weather", "input_schema": {"type": "object"}}
+RESP_TOOL = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
+SCHEMA = {"type": "object", "properties": {"r": {"type": "string"}}}
+
+# (format, extra params, field named in the error, a fragment of the rule)
+CASES: list[tuple[str, dict[str, Any], str, str]] = [
+    # stop sequences: count and UTF-8 bytes
+    ("chat", {"stop": ["a", "b", "c", "d", "e", "f"]}, "stop", "at most 5"),
+    ("chat", {"stop": "x" * 33}, "stop", "32 UTF-8 bytes"),
+    ("chat", {"stop": ["ok", "é" * 17]}, "stop[1]", "32 UTF-8 bytes"),  # 17 chars, 34 bytes
+    ("messages", {"stop_sequences": ["1", "2", "3", "4", "5", "6"]}, "stop_sequences", "at most 5"),
+    ("messages", {"stop_sequences": ["终止终止终止终止终止终"]}, "stop_sequences[0]", "33"),
+    ("messages", {"stop_sequences": "END"}, "stop_sequences", "list of strings"),
+    # output limits
+    ("chat", {"max_completion_tokens": 0}, "max_completion_tokens", "1..1,048,576"),
+    ("chat", {"max_tokens": 1_048_577}, "max_tokens", "1..1,048,576"),
+    ("chat", {"max_tokens": 10, "max_completion_tokens": 10}, "max_tokens", "not both"),
+    ("chat", {"max_completion_tokens": True}, "max_completion_tokens", "integer"),
+    ("messages", {"max_tokens": 0}, "max_tokens", "1..1,048,576"),
+    ("messages", {"max_tokens": 2_000_000}, "max_tokens", "1..1,048,576"),
+    ("responses", {"max_output_tokens": 0}, "max_output_tokens", "1..1,048,576"),
+    ("responses", {"max_output_tokens": "10"}, "max_output_tokens", "integer"),
+    # fixed sampling
+    ("chat", {"temperature": 0.7}, "temperature", "fixed at 1"),
+    ("chat", {"top_p": 0.9}, "top_p", "fixed at 0.95"),
+    ("chat", {"n": 2}, "n", "fixed at 1"),
+    ("chat", {"frequency_penalty": 0.5}, "frequency_penalty", "fixed at 0"),
+    ("chat", {"presence_penalty": -1}, "presence_penalty", "fixed at 0"),
+    ("messages", {"temperature": 0.2}, "temperature", "fixed at 1"),
+    # logprobs
+    ("chat", {"top_logprobs": 3}, "top_logprobs", "requires logprobs=true"),
+    ("chat", {"logprobs": True, "top_logprobs": 21}, "top_logprobs", "0..20"),
+    ("chat", {"logprobs": True, "top_logprobs": -1}, "top_logprobs", "0..20"),
+    # tools and tool_choice
+    ("chat", {"tools": [{"type": "function", "function": {"name": "get weather"}}]}, "tools[0].function.name", "must match"),
+    ("chat", {"tools": [{"type": "function", "function": {"name": "9lives"}}]}, "tools[0].function.name", "must match"),
+    ("chat", {"tools": [{"type": "function", "function": {"name": "a" * 129}}]}, "tools[0].function.name", "must match"),
+    ("chat", {"tools": [FN, FN]}, "tools[1].function.name", "unique"),
+    ("chat", {"tool_choice": "required"}, "tool_choice", "needs at least one tool"),
+    ("chat", {"tools": [FN], "tool_choice": {"type": "function", "function": {"name": "get_weather"}}}, "tool_choice", "conflicts with Kimi's always-on thinking"),
+    ("messages", {"tools": [{"name": "bad name", "input_schema": {}}]}, "tools[0].name", "must match"),
+    ("messages", {"tool_choice": {"type": "any"}}, "tool_choice", "needs at least one tool"),
+    ("messages", {"tools": [MSG_TOOL], "tool_choice": {"type": "tool", "name": "get_weather"}}, "tool_choice", "always-on thinking"),
+    ("messages", {"tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 0}]}, "tools[0].max_uses", ">= 1"),
+    ("responses", {"tools": [{"type": "function", "name": "has space"}]}, "tools[0].name", "must match"),
+    ("responses", {"tool_choice": "required"}, "tool_choice", "needs at least one tool"),
+    ("responses", {"tools": [RESP_TOOL], "tool_choice": {"type": "function", "name": "get_weather"}}, "tool_choice", "always-on thinking"),
+    # K3.1-only features on kimi-k3
+    ("chat", {"model": "kimi-k3", "stop": ["END"]}, "stop", "only by kimi-k3.1"),
+    ("chat", {"model": "kimi-k3", "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": SCHEMA}}}, "response_format", "structured output"),
+    ("chat", {"model": "kimi-k3", "prompt_cache_options": {"mode": "implicit", "ttl": "1h"}}, "prompt_cache_options", "cache TTL"),
+    ("messages", {"model": "kimi-k3", "stop_sequences": ["END"]}, "stop_sequences", "only by kimi-k3.1"),
+    ("messages", {"model": "kimi-k3", "output_config": {"format": {"type": "json_schema", "schema": SCHEMA}}}, "output_config.format", "structured output"),
+    ("messages", {"model": "kimi-k3", "cache_control": {"type": "ephemeral", "ttl": "1h"}}, "cache_control", "cache TTL"),
+    ("responses", {"model": "kimi-k3", "text": {"format": {"type": "json_schema", "name": "x", "schema": SCHEMA}}}, "text.format", "structured output"),
+    ("responses", {"model": "kimi-k3", "prompt_cache_options": {"ttl": "5m"}}, "prompt_cache_options", "cache TTL"),
+    # messages shape
+    ("chat", {"messages": []}, "messages", "must not be empty"),
+    ("messages", {"messages": []}, "messages", "must not be empty"),
+    ("messages", {"messages": [{"role": "system", "content": "x"}]}, "messages[0].role", "only user and assistant"),
+    ("messages", {"messages": [{"role": "tool", "content": "x"}]}, "messages[0].role", "only user and assistant"),
+    ("responses", {"previous_response_id": "resp_1"}, "previous_response_id", "stateless"),
+    ("responses", {"input": []}, "input", "must not be empty"),
+    # unknown top-level fields and other values
+    ("chat", {"reasoning": {"effort": "low"}}, "reasoning", "extra_body"),
+    ("messages", {"thinking": {"type": "enabled"}}, "thinking", "extra_body"),
+    ("responses", {"temperature": 1}, "temperature", "extra_body"),
+    ("chat", {"model": "gpt-4o"}, "model", "must be one of"),
+    ("chat", {"effort": "turbo"}, "effort", "low, high, max"),
+    ("messages", {"cache_control": {"type": "ephemeral", "ttl": "2h"}}, "cache_control.ttl", "5m or 1h"),
+    ("responses", {"include": ["everything"]}, "include[0]", "must be one of"),
+    ("chat", {"messages": [{"role": "tool", "content": "x"}]}, "messages[0].tool_call_id", "needs the id"),
+    ("chat", {"messages": [{"role": "assistant", "content": "x", "partial": True}, {"role": "user", "content": "y"}]}, "messages[0].partial", "final assistant"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fmt", "extra", "field", "rule"), CASES)
+def test_rule_is_enforced_before_sending(
+    httpserver: Any, client: Kimi, fmt: str, extra: dict[str, Any], field: str, rule: str
+) -> None:
+    httpserver.expect_request(PATHS[fmt]).respond_with_json(OK[fmt])
+    with pytest.raises(RequestValidationError) as info:
+        create(client, fmt, **minimal(fmt, **extra))
+    error = info.value
+    assert isinstance(error, ValueError)
+    assert error.field == field
+    assert rule in str(error), str(error)
+    assert str(error).startswith(f"{field}=")  # names the field and the value
+    assert httpserver.log == [], "nothing may be sent"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "extra"),
+    [
+        ("chat", {"stop": ["a", "b", "c", "d", "e"]}),
+        ("chat", {"stop": "é" * 16}),  # 32 bytes exactly
+        ("chat", {"temperature": 1, "top_p": 0.95, "n": 1, "frequency_penalty": 0, "presence_penalty": 0}),
+        ("chat", {"logprobs": True, "top_logprobs": 20}),
+        ("chat", {"max_completion_tokens": 1_048_576}),
+        ("chat", {"tools": [FN], "tool_choice": "required"}),
+        ("chat", {"tools": [{"type": "web_search"}]}),
+        ("chat", {"model": "kimi-k3", "prompt_cache_key": "k"}),
+        ("messages", {"stop_sequences": ["终止终止终止终止终止"]}),  # 30 bytes
+        ("messages", {"tools": [MSG_TOOL], "tool_choice": {"type": "any"}}),
+        ("messages", {"cache_control": {"type": "ephemeral", "ttl": "1h"}, "metadata": {"user_id": "u"}}),
+        ("messages", {"system": [{"type": "text", "text": "Be brief."}]}),
+        ("responses", {"instructions": "Be brief.", "include": ["web_search_call.results"]}),
+        ("responses", {"tools": [{"type": "web_search"}], "tool_choice": "auto"}),
+        ("messages", {"extra_body": {"thinking": {"type": "enabled"}}}),
+    ],
+)  # fmt: skip
+def test_valid_requests_pass_unchanged(
+    httpserver: Any, client: Kimi, fmt: str, extra: dict[str, Any]
+) -> None:
+    httpserver.expect_request(PATHS[fmt]).respond_with_json(OK[fmt])
+    params = minimal(fmt, **extra)
+    create(client, fmt, **params)
+    wire = httpserver.log[0][0].get_json()
+    expected = {k: v for k, v in params.items() if k != "extra_body"}
+    expected.update(params.get("extra_body", {}))
+    assert wire == expected
+
+
+def test_missing_required_fields(httpserver: Any, client: Kimi) -> None:
+    with pytest.raises(RequestValidationError, match="max_tokens"):
+        client.messages.create(model="kimi-k3.1-pro", messages=[{"role": "user", "content": "x"}])
+    with pytest.raises(RequestValidationError, match="input"):
+        client.responses.create(model="kimi-k3.1-pro")
+    with pytest.raises(RequestValidationError, match="model"):
+        client.chat.completions.create(messages=[{"role": "user", "content": "x"}])  # type: ignore[call-arg]
+    assert httpserver.log == []
+
+
+def test_non_json_values_are_a_validation_error(httpserver: Any, client: Kimi) -> None:
+    with pytest.raises(RequestValidationError, match="JSON"):
+        client.chat.completions.create(**minimal("chat", extra_body={"x": object()}))
+    with pytest.raises(RequestValidationError, match="JSON"):
+        client.chat.completions.create(**minimal("chat", extra_body={"x": float("nan")}))
+    assert httpserver.log == []
