@@ -41,6 +41,7 @@ from .params import ChatParams, MessagesParams, ResponsesParams
 from .results import ChatCompletion, Message, Response, Result
 from .retries import RetryPolicy
 from .sending import AsyncSender, SyncSender, check_base_url, parse_json_body
+from .structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
     from .chat_stream import AsyncChatCompletionStream, ChatCompletionStream
@@ -220,6 +221,7 @@ class AsyncKimi(_ClientBase):
 
 class _Resource:
     endpoint: Endpoint
+    result_cls: type[Result]
     stream_type: tuple[str, str]  # (module in kimi_ext, class): imported on first stream
 
     def __init__(self, client: Any) -> None:
@@ -233,10 +235,33 @@ class _Resource:
         return getattr(importlib.import_module(f"kimi_ext.{module}"), name)
 
 
-class ChatCompletions(_Resource):
+class _SyncResource(_Resource):
+    def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
+        """Structured output: ``schema`` (JSON Schema dict, dataclass or TypedDict) goes in
+        the format's own field; the answer is validated and decoded into ``.value``.
+
+        Raises StructuredOutputError (``truncated=True`` when cut by the token limit).
+        """
+        params = place_schema(self.endpoint.name, params, schema, name=name)
+        result = self._client._call(self._prepare(params, False), self.result_cls)
+        return parse_result(result, schema)
+
+
+class _AsyncResource(_Resource):
+    async def parse(
+        self, *, schema: Any, name: str | None = None, **params: Any
+    ) -> Structured[Any]:
+        """Async structured output (see the sync ``parse``)."""
+        params = place_schema(self.endpoint.name, params, schema, name=name)
+        result = await self._client._call(self._prepare(params, False), self.result_cls)
+        return parse_result(result, schema)
+
+
+class ChatCompletions(_SyncResource):
     """``client.chat.completions``: ``POST /v1/chat/completions``."""
 
     endpoint = CHAT
+    result_cls = ChatCompletion
     stream_type = ("chat_stream", "ChatCompletionStream")
 
     @overload
@@ -274,10 +299,11 @@ class Chat:
         self.completions = ChatCompletions(client)
 
 
-class Messages(_Resource):
+class Messages(_SyncResource):
     """``client.messages``: ``POST /v1/messages`` (sends ``anthropic-version``)."""
 
     endpoint = MESSAGES
+    result_cls = Message
     stream_type = ("messages_stream", "MessageStream")
 
     @overload
@@ -305,10 +331,11 @@ class Messages(_Resource):
         )
 
 
-class Responses(_Resource):
+class Responses(_SyncResource):
     """``client.responses``: ``POST /v1/responses`` (stateless: replay the history)."""
 
     endpoint = RESPONSES
+    result_cls = Response
     stream_type = ("responses_stream", "ResponseStream")
 
     @overload
@@ -336,10 +363,11 @@ class Responses(_Resource):
         )
 
 
-class AsyncChatCompletions(_Resource):
+class AsyncChatCompletions(_AsyncResource):
     """``client.chat.completions`` on :class:`AsyncKimi`."""
 
     endpoint = CHAT
+    result_cls = ChatCompletion
     stream_type = ("chat_stream", "AsyncChatCompletionStream")
 
     @overload
@@ -373,10 +401,11 @@ class AsyncChat:
         self.completions = AsyncChatCompletions(client)
 
 
-class AsyncMessages(_Resource):
+class AsyncMessages(_AsyncResource):
     """``client.messages`` on :class:`AsyncKimi`."""
 
     endpoint = MESSAGES
+    result_cls = Message
     stream_type = ("messages_stream", "AsyncMessageStream")
 
     @overload
@@ -401,10 +430,11 @@ class AsyncMessages(_Resource):
         )
 
 
-class AsyncResponses(_Resource):
+class AsyncResponses(_AsyncResource):
     """``client.responses`` on :class:`AsyncKimi`."""
 
     endpoint = RESPONSES
+    result_cls = Response
     stream_type = ("responses_stream", "AsyncResponseStream")
 
     @overload

@@ -3,7 +3,8 @@
 #
 #   scripts/generate.sh [OUT_DIR] [FORMAT ...]
 #
-# OUT_DIR defaults to generated/kimi_raw; FORMAT defaults to all three.
+# OUT_DIR defaults to generated/kimi_raw; FORMAT defaults to all three;
+# OPENAPI_DIR (default openapi/) is where the specs are read from.
 # Each target folder is removed first: --overwrite alone keeps stale files
 # at the package root. --fail-on-warning stops on anything the generator
 # would otherwise skip silently.
@@ -13,13 +14,14 @@ out=${1:-$here/generated/kimi_raw}
 shift || true
 formats=("$@")
 [ ${#formats[@]} -gt 0 ] || formats=(chat messages responses)
+specs=${OPENAPI_DIR:-$here/openapi}
 bin=${VENV_BIN:-$here/.venv/bin}
 export PATH="$bin:$PATH"
 mkdir -p "$out"
 for fmt in "${formats[@]}"; do
   work=$(mktemp -d)
   (cd "$work" && openapi-python-client generate \
-      --path "$here/openapi/$fmt.yaml" \
+      --path "$specs/$fmt.yaml" \
       --config "$here/scripts/openapi-generator.yaml" \
       --meta none --fail-on-warning --output-path "$work/$fmt" >/dev/null)
   # The ruff post-hooks leave a cache whose file names change on every run.

@@ -1,0 +1,117 @@
+"""Structured output: put a JSON Schema in the right field, then validate and parse the answer.
+
+    result = client.messages.parse(schema=Weather, model="kimi-k3.1-pro", max_tokens=512,
+                                   messages=[{"role": "user", "content": "Weather in Paris?"}])
+    result.value      # a Weather instance, validated against its schema
+    result.result     # the Message it came from (usage, reasoning, ...)
+
+``schema`` is a JSON Schema dict, a dataclass or a TypedDict. The answer is validated with
+``jsonschema``; an answer cut off by the output-token limit raises StructuredOutputError with
+``truncated=True`` instead of a confusing JSON error.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from .errors import RequestValidationError, StructuredOutputError
+from .results import ChatCompletion, Message, Response, Result
+from .schema import build_value, schema_from_type
+
+T = TypeVar("T")
+TRUNCATED = {"chat": ("length",), "messages": ("max_tokens",), "responses": ("incomplete",)}
+
+
+@dataclass(frozen=True)
+class Structured(Generic[T]):
+    """A validated structured answer and the result it came from."""
+
+    value: T
+    result: Result
+
+
+def resolve_schema(schema: Any) -> dict[str, Any]:
+    """A JSON Schema dict from a dict, dataclass or TypedDict."""
+    if isinstance(schema, dict):
+        return schema
+    try:
+        return schema_from_type(schema)
+    except TypeError as exc:
+        raise RequestValidationError("schema", schema, str(exc)) from None
+
+
+def schema_name(schema: Any) -> str:
+    name = (
+        getattr(schema, "__name__", None) if not isinstance(schema, dict) else schema.get("title")
+    )
+    return str(name or "output")
+
+
+def place_schema(
+    fmt: str, params: dict[str, Any], schema: Any, *, name: str | None = None
+) -> dict[str, Any]:
+    """``params`` with the schema placed in the format's structured-output field."""
+    json_schema = resolve_schema(schema)
+    name = name or schema_name(schema)
+    params = dict(params)
+    if fmt == "chat":
+        params["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": name, "schema": json_schema, "strict": True},
+        }
+    elif fmt == "messages":
+        config = dict(params.get("output_config") or {})
+        config["format"] = {"type": "json_schema", "schema": json_schema}
+        params["output_config"] = config
+    else:
+        text = dict(params.get("text") or {})
+        text["format"] = {
+            "type": "json_schema",
+            "name": name,
+            "schema": json_schema,
+            "strict": True,
+        }
+        params["text"] = text
+    return params
+
+
+def parse_result(result: Result, schema: Any) -> Structured[Any]:
+    """Validate the text of ``result`` against ``schema`` and decode it."""
+    text = result.text
+    if _truncated(result):
+        raise StructuredOutputError(
+            "structured output was truncated at the output-token limit "
+            f"({len(text)} characters received); raise the limit and retry",
+            text=text,
+            truncated=True,
+        )
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise StructuredOutputError(f"the answer is not valid JSON: {exc}", text=text) from None
+    import jsonschema
+
+    json_schema = resolve_schema(schema)
+    validator = jsonschema.Draft202012Validator(json_schema)
+    errors = sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+        raise StructuredOutputError(
+            f"the answer does not match the schema at {where}: {first.message}", text=text
+        )
+    if not isinstance(schema, dict):
+        value = build_value(schema, value)
+    return Structured(value=value, result=result)
+
+
+def _truncated(result: Result) -> bool:
+    if isinstance(result, ChatCompletion):
+        return result.finish_reason in TRUNCATED["chat"]
+    if isinstance(result, Message):
+        return result.stop_reason in TRUNCATED["messages"]
+    if isinstance(result, Response):
+        return result.status in TRUNCATED["responses"]
+    return False
