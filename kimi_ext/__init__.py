@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 
 from ._config import DEFAULT_BASE_URL, FALLBACK_BASE_URL, SEEDROUTER_BASE_URL
 from .client import AsyncKimi, Kimi
+from .continuation import ContinuedChatCompletion, ContinuedMessage, resume
 from .effort import normalize_effort
 from .errors import (
     APIConnectionError,
@@ -35,7 +36,9 @@ from .errors import (
     StructuredOutputError,
     UnprocessableEntityError,
 )
+from .history import ChatHistory, MessagesHistory, ResponsesHistory
 from .results import ChatCompletion, Message, Response, ToolCall
+from .tools import Tool, ToolRun, tool, web_search_echo
 from .usage import Usage, usage_of
 
 __all__ = [
@@ -51,25 +54,35 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "ChatCompletion",
+    "ChatHistory",
     "ClientConfigError",
     "ConflictError",
+    "ContinuedChatCompletion",
+    "ContinuedMessage",
     "HistoryError",
     "IncompleteStreamError",
     "InternalServerError",
     "Kimi",
     "KimiError",
     "Message",
+    "MessagesHistory",
     "NotFoundError",
     "PermissionDeniedError",
     "QuotaExceededError",
     "RateLimitError",
     "RequestValidationError",
     "Response",
+    "ResponsesHistory",
     "StructuredOutputError",
+    "Tool",
     "ToolCall",
+    "ToolRun",
     "UnprocessableEntityError",
     "Usage",
     "__version__",
     "normalize_effort",
+    "resume",
+    "tool",
     "usage_of",
+    "web_search_echo",
 ]

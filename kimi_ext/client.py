@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, cast, overload
 
 import httpx
@@ -45,9 +45,12 @@ from .structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
     from .chat_stream import AsyncChatCompletionStream, ChatCompletionStream
+    from .continuation import ContinuedChatCompletion, ContinuedMessage
+    from .history import ChatHistory, MessagesHistory, ResponsesHistory
     from .messages_stream import AsyncMessageStream, MessageStream
     from .responses_stream import AsyncResponseStream, ResponseStream
     from .streaming import AsyncStreamManager, StreamManager
+    from .tools import ToolRun
 
 __all__ = ["AsyncKimi", "Kimi"]
 
@@ -143,7 +146,7 @@ class Kimi(_ClientBase):
         response = self._sender.send(prepared)
         return result_cls(parse_json_body(response, self.api_key), response)
 
-    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager:
+    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager[Any]:
         from .streaming import StreamManager
 
         return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self.api_key)
@@ -193,7 +196,7 @@ class AsyncKimi(_ClientBase):
         response = await self._sender.send(prepared)
         return result_cls(parse_json_body(response, self.api_key), response)
 
-    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager:
+    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager[Any]:
         from .streaming import AsyncStreamManager
 
         return AsyncStreamManager(
@@ -282,14 +285,33 @@ class ChatCompletions(_SyncResource):
         """
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+            return cast(
+                "ChatCompletionStream", self._client._open_stream(prepared, self._stream_cls())
+            )
         return cast(ChatCompletion, self._client._call(prepared, ChatCompletion))
 
-    def stream(self, **params: Unpack[ChatParams]) -> StreamManager:
+    def stream(self, **params: Unpack[ChatParams]) -> StreamManager[ChatCompletionStream]:
         """A context manager yielding a :class:`~kimi_ext.chat_stream.ChatCompletionStream`."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "StreamManager[ChatCompletionStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
         )
+
+    def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[ChatCompletion, ChatHistory]:
+        """Call the model, run the Python tools it asks for, repeat until it answers without
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
+        from .tools import run_tools
+
+        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    def continue_(self, *, prefix: str, **params: Unpack[ChatParams]) -> ContinuedChatCompletion:
+        """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
+        as one text (see :mod:`kimi_ext.continuation`)."""
+        from .continuation import continue_answer
+
+        return cast("ContinuedChatCompletion", continue_answer(self, prefix=prefix, **params))
 
 
 class Chat:
@@ -321,14 +343,31 @@ class Messages(_SyncResource):
         """
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+            return cast("MessageStream", self._client._open_stream(prepared, self._stream_cls()))
         return cast(Message, self._client._call(prepared, Message))
 
-    def stream(self, **params: Unpack[MessagesParams]) -> StreamManager:
+    def stream(self, **params: Unpack[MessagesParams]) -> StreamManager[MessageStream]:
         """A context manager yielding a :class:`~kimi_ext.messages_stream.MessageStream`."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "StreamManager[MessageStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
         )
+
+    def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[Message, MessagesHistory]:
+        """Call the model, run the Python tools it asks for, repeat until it answers without
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
+        from .tools import run_tools
+
+        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
+        """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
+        as one text (see :mod:`kimi_ext.continuation`)."""
+        from .continuation import continue_answer
+
+        return cast("ContinuedMessage", continue_answer(self, prefix=prefix, **params))
 
 
 class Responses(_SyncResource):
@@ -353,14 +392,24 @@ class Responses(_SyncResource):
         """
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, self._client._open_stream(prepared, self._stream_cls()))
+            return cast("ResponseStream", self._client._open_stream(prepared, self._stream_cls()))
         return cast(Response, self._client._call(prepared, Response))
 
-    def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager:
+    def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager[ResponseStream]:
         """A context manager yielding a :class:`~kimi_ext.responses_stream.ResponseStream`."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "StreamManager[ResponseStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
         )
+
+    def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[Response, ResponsesHistory]:
+        """Call the model, run the Python tools it asks for, repeat until it answers without
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
+        from .tools import run_tools
+
+        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
 
 
 class AsyncChatCompletions(_AsyncResource):
@@ -384,13 +433,35 @@ class AsyncChatCompletions(_AsyncResource):
         """Async :meth:`ChatCompletions.create`."""
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+            return cast(
+                "AsyncChatCompletionStream",
+                await self._client._open_stream(prepared, self._stream_cls()),
+            )
         return cast(ChatCompletion, await self._client._call(prepared, ChatCompletion))
 
-    def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager:
+    def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager[AsyncChatCompletionStream]:
         """An async context manager yielding an AsyncChatCompletionStream."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "AsyncStreamManager[AsyncChatCompletionStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
+        )
+
+    async def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[ChatCompletion, ChatHistory]:
+        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
+        from .tools import arun_tools
+
+        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    async def continue_(
+        self, *, prefix: str, **params: Unpack[ChatParams]
+    ) -> ContinuedChatCompletion:
+        """Async :meth:`continue_`."""
+        from .continuation import acontinue_answer
+
+        return cast(
+            "ContinuedChatCompletion", await acontinue_answer(self, prefix=prefix, **params)
         )
 
 
@@ -420,14 +491,31 @@ class AsyncMessages(_AsyncResource):
         """Async :meth:`Messages.create`."""
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+            return cast(
+                "AsyncMessageStream", await self._client._open_stream(prepared, self._stream_cls())
+            )
         return cast(Message, await self._client._call(prepared, Message))
 
-    def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager:
+    def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager[AsyncMessageStream]:
         """An async context manager yielding an AsyncMessageStream."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "AsyncStreamManager[AsyncMessageStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
         )
+
+    async def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[Message, MessagesHistory]:
+        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
+        from .tools import arun_tools
+
+        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    async def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
+        """Async :meth:`continue_`."""
+        from .continuation import acontinue_answer
+
+        return cast("ContinuedMessage", await acontinue_answer(self, prefix=prefix, **params))
 
 
 class AsyncResponses(_AsyncResource):
@@ -451,11 +539,22 @@ class AsyncResponses(_AsyncResource):
         """Async :meth:`Responses.create`."""
         prepared = self._prepare(params, stream)
         if stream:
-            return cast(Any, await self._client._open_stream(prepared, self._stream_cls()))
+            return cast(
+                "AsyncResponseStream", await self._client._open_stream(prepared, self._stream_cls())
+            )
         return cast(Response, await self._client._call(prepared, Response))
 
-    def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager:
+    def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager[AsyncResponseStream]:
         """An async context manager yielding an AsyncResponseStream."""
         return cast(
-            Any, self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+            "AsyncStreamManager[AsyncResponseStream]",
+            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
         )
+
+    async def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[Response, ResponsesHistory]:
+        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
+        from .tools import arun_tools
+
+        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)

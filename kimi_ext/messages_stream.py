@@ -1,0 +1,236 @@
+"""Messages streaming: Anthropic-style events in, a :class:`~kimi_ext.results.Message` out.
+
+    with client.messages.stream(...) as stream:
+        for text in stream.text_stream:
+            print(text, end="")
+        message = stream.get_final_message()
+
+How events are assembled:
+
+* ``message_start`` gives the message (id, model, usage...); ``message_delta`` sets
+  ``stop_reason``, ``stop_sequence`` (and any other delta field) and its ``usage`` is
+  merged over the start usage (non-null values win); ``message_stop`` ends the stream.
+* Content blocks are kept per ``index`` in the order they started. ``text_delta``,
+  ``thinking_delta`` and ``signature_delta`` fragments are joined into ``text``,
+  ``thinking`` and ``signature``; ``citations_delta`` citations are appended to
+  ``citations``. A thinking block without a signature is kept as it came.
+* ``input_json_delta`` fragments are joined and decoded once, at ``content_block_stop``,
+  into ``input``. If the joined text is not valid JSON the block keeps its start
+  ``input`` and the text is kept under ``"partial_json"``, so nothing is lost.
+* Blocks of unknown types (and ``server_tool_use``, ``web_search_tool_result``...) are
+  kept verbatim from ``content_block_start`` plus whatever known deltas they received;
+  unknown delta and event types are only yielded as events.
+* ``ping`` is ignored; an ``error`` event raises the matching
+  :class:`~kimi_ext.errors.APIStatusError` (``overloaded_error`` ->
+  :class:`~kimi_ext.errors.InternalServerError`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import httpx
+
+from .results import Message
+from .streaming import Accumulator, AsyncStream, ErrorEventReceived, StreamEvent, SyncStream
+
+__all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
+
+# The block a delta implies when its content_block_start never came.
+_IMPLIED_BLOCK: dict[str, dict[str, Any]] = {
+    "text_delta": {"type": "text", "text": ""},
+    "thinking_delta": {"type": "thinking", "thinking": ""},
+    "signature_delta": {"type": "thinking", "thinking": ""},
+    "input_json_delta": {"type": "tool_use", "input": {}},
+    "citations_delta": {"type": "text", "text": ""},
+}
+
+
+class MessagesStreamEvent(StreamEvent):
+    """A Messages stream event: ``type`` is the JSON ``type`` (``content_block_delta``...)."""
+
+    __slots__ = ()
+    _module = "kimi_raw.messages.models"
+    _models: ClassVar[dict[str, str]] = {
+        "message_start": "MessageStartEvent",
+        "content_block_start": "ContentBlockStartEvent",
+        "content_block_delta": "ContentBlockDeltaEvent",
+        "content_block_stop": "ContentBlockStopEvent",
+        "message_delta": "MessageDeltaEvent",
+        "message_stop": "MessageStopEvent",
+        "ping": "PingEvent",
+        "error": "ErrorEvent",
+    }
+
+
+class _Block:
+    __slots__ = ("base", "citations", "final", "json", "signature", "text", "thinking")
+
+    def __init__(self, base: dict[str, Any]) -> None:
+        self.base = base
+        self.text: list[str] = []
+        self.thinking: list[str] = []
+        self.signature: list[str] = []
+        self.json: list[str] = []
+        self.citations: list[Any] = []
+        self.final: dict[str, Any] | None = None
+
+    def build(self) -> dict[str, Any]:
+        out = dict(self.base)
+        if self.text:
+            out["text"] = _str(out.get("text")) + "".join(self.text)
+        if self.thinking:
+            out["thinking"] = _str(out.get("thinking")) + "".join(self.thinking)
+        if self.signature:
+            out["signature"] = _str(out.get("signature")) + "".join(self.signature)
+        if self.citations:
+            previous = out.get("citations")
+            out["citations"] = (list(previous) if isinstance(previous, list) else []) + (
+                self.citations
+            )
+        if self.json:
+            raw = "".join(self.json)
+            if raw.strip():
+                try:
+                    out["input"] = json.loads(raw)
+                except ValueError:
+                    out["partial_json"] = raw
+        return out
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+class MessageAccumulator(Accumulator[Message]):
+    """Assembles Messages events into the dict a non-streaming ``create()`` returns."""
+
+    terminal_name = "message_stop"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._message: dict[str, Any] = {}
+        self._blocks: dict[Any, _Block] = {}
+        self._delta: dict[str, Any] = {}
+        self._usage: dict[str, Any] = {}
+
+    def feed(self, event: str | None, data: dict[str, Any]) -> str:
+        kind = data.get("type")
+        if kind == "content_block_delta":  # the hot path
+            delta = data.get("delta")
+            if type(delta) is not dict:
+                return "content_block_delta"
+            dtype = delta.get("type")
+            block = self._blocks.get(data.get("index"))
+            if block is None:
+                block = self._implied_block(data.get("index"), dtype)
+                if block is None:
+                    return "content_block_delta"
+            if dtype == "text_delta":
+                text = delta.get("text")
+                if type(text) is str:
+                    block.text.append(text)
+                    self.text_log.append(text)
+            elif dtype == "thinking_delta":
+                text = delta.get("thinking")
+                if type(text) is str:
+                    block.thinking.append(text)
+                    self.reasoning_log.append(text)
+            elif dtype == "input_json_delta":
+                text = delta.get("partial_json")
+                if type(text) is str:
+                    block.json.append(text)
+            elif dtype == "signature_delta":
+                text = delta.get("signature")
+                if type(text) is str:
+                    block.signature.append(text)
+            elif dtype == "citations_delta":
+                citation = delta.get("citation")
+                if citation is not None:
+                    block.citations.append(citation)
+            return "content_block_delta"
+        if not kind or type(kind) is not str:
+            kind = event or "unknown"
+        if kind == "content_block_start":
+            start = data.get("content_block")
+            if type(start) is dict:
+                self._blocks[data.get("index")] = _Block(start)
+        elif kind == "content_block_stop":
+            block = self._blocks.get(data.get("index"))
+            if block is not None and block.final is None:
+                block.final = block.build()
+        elif kind == "message_start":
+            message = data.get("message")
+            if type(message) is dict:
+                self._message = message
+                usage = message.get("usage")
+                if type(usage) is dict:
+                    self._usage = dict(usage)
+                content = message.get("content")
+                if isinstance(content, list):
+                    for i, block_data in enumerate(content):
+                        if type(block_data) is dict and i not in self._blocks:
+                            self._blocks[i] = _Block(block_data)
+                            self._blocks[i].final = block_data
+        elif kind == "message_delta":
+            delta = data.get("delta")
+            if type(delta) is dict:
+                self._delta.update(delta)
+            usage = data.get("usage")
+            if type(usage) is dict:
+                for key, value in usage.items():
+                    if value is not None or key not in self._usage:
+                        self._usage[key] = value
+        elif kind == "message_stop":
+            self.terminal = True
+        elif kind == "error" or event == "error":
+            raise ErrorEventReceived(data)
+        return kind
+
+    def _implied_block(self, index: Any, dtype: Any) -> _Block | None:
+        """The block a delta implies when its content_block_start never came."""
+        implied = _IMPLIED_BLOCK.get(dtype) if type(dtype) is str else None
+        if implied is None:
+            return None
+        block = _Block({k: dict(v) if isinstance(v, dict) else v for k, v in implied.items()})
+        self._blocks[index] = block
+        return block
+
+    def snapshot(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "message", "role": "assistant"}
+        out.update(self._message)
+        out["content"] = [
+            block.final if block.final is not None else block.build()
+            for block in self._blocks.values()
+        ]
+        out.setdefault("stop_reason", None)
+        out.setdefault("stop_sequence", None)
+        out.update(self._delta)
+        out["usage"] = dict(self._usage)
+        return out
+
+    def result(self, response: httpx.Response | None) -> Message:
+        return Message(self.snapshot(), response)
+
+
+class MessageStream(SyncStream[Message]):
+    """A Messages stream (see the module docstring)."""
+
+    _accumulator_type = MessageAccumulator
+    _event_type = MessagesStreamEvent
+
+    def get_final_message(self) -> Message:
+        """Read the rest of the stream and return the whole message."""
+        return self._final()
+
+
+class AsyncMessageStream(AsyncStream[Message]):
+    """The ``async`` twin of :class:`MessageStream`."""
+
+    _accumulator_type = MessageAccumulator
+    _event_type = MessagesStreamEvent
+
+    async def get_final_message(self) -> Message:
+        """Read the rest of the stream and return the whole message."""
+        return await self._final()

@@ -1,0 +1,411 @@
+"""Responses streaming: named events in, a :class:`~kimi_ext.results.Response` out.
+
+    with client.responses.stream(...) as stream:
+        for text in stream.text_stream:
+            print(text, end="")
+        response = stream.get_final_response()
+
+How events are assembled:
+
+* Output items are kept per ``output_index``: the item of
+  ``response.output_item.done`` when it came, else the one of
+  ``response.output_item.added`` with what its deltas built (text per
+  ``content_index``, reasoning text, reasoning summaries per ``summary_index``,
+  function-call ``arguments``, custom-tool ``input``). A delta whose item or part was
+  never announced creates it, so no text is lost.
+* ``response.created`` / ``response.in_progress`` / ``response.queued`` give the
+  response object; the terminal event's ``response`` (``response.completed``,
+  ``response.incomplete`` or ``response.failed``) replaces it and its ``output`` wins,
+  but items seen only in deltas are added at their ``output_index``.
+* ``response.failed`` and ``response.incomplete`` end the stream normally: the result's
+  ``status`` says what happened, nothing is raised. An ``error`` event raises the
+  matching :class:`~kimi_ext.errors.APIStatusError`.
+* Unknown event types are yielded as they came; unknown item types are kept verbatim.
+* ``reasoning_stream`` yields ``response.reasoning_text.delta`` text, and
+  ``response.reasoning_summary_text.delta`` text for items that have no reasoning text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import httpx
+
+from .results import Response
+from .streaming import Accumulator, AsyncStream, ErrorEventReceived, StreamEvent, SyncStream
+
+__all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
+
+_TERMINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+_SNAPSHOT = frozenset({"response.created", "response.in_progress", "response.queued"})
+
+_MESSAGE = {"type": "message", "role": "assistant", "content": []}
+_REASONING = {"type": "reasoning", "summary": [], "content": []}
+_FUNCTION_CALL = {"type": "function_call", "arguments": ""}
+_CUSTOM_CALL = {"type": "custom_tool_call", "input": ""}
+_OUTPUT_TEXT = {"type": "output_text", "text": ""}
+_REFUSAL = {"type": "refusal", "refusal": ""}
+_REASONING_TEXT = {"type": "reasoning_text", "text": ""}
+_SUMMARY_TEXT = {"type": "summary_text", "text": ""}
+
+
+class ResponsesStreamEvent(StreamEvent):
+    """A Responses stream event: ``type`` is the JSON ``type`` (``response.output_text.delta``...)."""
+
+    __slots__ = ()
+    _module = "kimi_raw.responses.models"
+    _models: ClassVar[dict[str, str]] = {
+        "response.created": "ResponseCreatedEvent",
+        "response.in_progress": "ResponseInProgressEvent",
+        "response.output_item.added": "ResponseOutputItemAddedEvent",
+        "response.output_item.done": "ResponseOutputItemDoneEvent",
+        "response.content_part.added": "ResponseContentPartAddedEvent",
+        "response.content_part.done": "ResponseContentPartDoneEvent",
+        "response.output_text.delta": "ResponseOutputTextDeltaEvent",
+        "response.output_text.done": "ResponseOutputTextDoneEvent",
+        "response.reasoning_text.delta": "ResponseReasoningTextDeltaEvent",
+        "response.reasoning_text.done": "ResponseReasoningTextDoneEvent",
+        "response.reasoning_summary_text.delta": "ResponseReasoningSummaryTextDeltaEvent",
+        "response.function_call_arguments.delta": "ResponseFunctionCallArgumentsDeltaEvent",
+        "response.function_call_arguments.done": "ResponseFunctionCallArgumentsDoneEvent",
+        "response.completed": "ResponseCompletedEvent",
+        "response.incomplete": "ResponseIncompleteEvent",
+        "response.failed": "ResponseFailedEvent",
+        "error": "ErrorEvent",
+    }
+
+
+class _Part:
+    """A content or summary part: its announced dict plus the text its deltas carried."""
+
+    __slots__ = ("base", "done_text", "field", "final", "pieces")
+
+    def __init__(self, base: dict[str, Any]) -> None:
+        self.base = base
+        self.field = "refusal" if base.get("type") == "refusal" else "text"
+        self.pieces: list[str] = []
+        self.done_text: str | None = None
+        self.final: dict[str, Any] | None = None
+
+    def build(self) -> dict[str, Any]:
+        if self.final is not None:
+            return self.final
+        out = dict(self.base)
+        if self.done_text is not None:
+            out[self.field] = self.done_text
+        elif self.pieces:
+            previous = out.get(self.field)
+            out[self.field] = (previous if isinstance(previous, str) else "") + "".join(self.pieces)
+        return out
+
+
+class _Item:
+    __slots__ = (
+        "args",
+        "args_done",
+        "base",
+        "final",
+        "input",
+        "input_done",
+        "parts",
+        "reasoning_text",
+        "summary",
+    )
+
+    def __init__(self, base: dict[str, Any]) -> None:
+        self.base = base
+        self.final: dict[str, Any] | None = None
+        self.parts: dict[Any, _Part] = {}
+        self.summary: dict[Any, _Part] = {}
+        self.args: list[str] = []
+        self.args_done: str | None = None
+        self.input: list[str] = []
+        self.input_done: str | None = None
+        self.reasoning_text = False  # reasoning_text deltas arrived for this item
+
+    def part(self, index: Any, implied: dict[str, Any]) -> _Part:
+        part = self.parts.get(index)
+        if part is None:
+            part = self.parts[index] = _Part(dict(implied))
+        return part
+
+    def summary_part(self, index: Any) -> _Part:
+        part = self.summary.get(index)
+        if part is None:
+            part = self.summary[index] = _Part(dict(_SUMMARY_TEXT))
+        return part
+
+    def build(self) -> dict[str, Any]:
+        if self.final is not None:
+            return self.final
+        out = dict(self.base)
+        if self.parts:
+            out["content"] = _place(out.get("content"), self.parts)
+        if self.summary:
+            out["summary"] = _place(out.get("summary"), self.summary)
+        if self.args_done is not None:
+            out["arguments"] = self.args_done
+        elif self.args:
+            out["arguments"] = _joined(out.get("arguments"), self.args)
+        if self.input_done is not None:
+            out["input"] = self.input_done
+        elif self.input:
+            out["input"] = _joined(out.get("input"), self.input)
+        return out
+
+
+def _copy(template: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an implied item whose lists are its own."""
+    return {
+        key: list(value) if isinstance(value, list) else value for key, value in template.items()
+    }
+
+
+def _joined(previous: Any, pieces: list[str]) -> str:
+    return (previous if isinstance(previous, str) else "") + "".join(pieces)
+
+
+def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:
+    out = list(existing) if isinstance(existing, list) else []
+    for index, part in parts.items():
+        built = part.build()
+        if isinstance(index, int) and 0 <= index < len(out):
+            out[index] = built
+        else:
+            out.append(built)
+    return out
+
+
+def _merge_output(primary: list[Any], secondary: list[tuple[Any, Any]]) -> list[Any]:
+    """``primary`` items win; items of ``secondary`` (index, item) not in it are inserted."""
+    out = list(primary)
+    ids = {item.get("id") for item in primary if isinstance(item, dict)}
+    ids.discard(None)
+    for index, item in secondary:
+        item_id = item.get("id") if isinstance(item, dict) else None
+        if item_id is not None:
+            if item_id in ids:
+                continue
+        elif isinstance(index, int) and index < len(primary):
+            continue
+        position = index if isinstance(index, int) and 0 <= index <= len(out) else len(out)
+        out.insert(position, item)
+    return out
+
+
+class ResponseAccumulator(Accumulator[Response]):
+    """Assembles Responses events into the dict a non-streaming ``create()`` returns."""
+
+    terminal_name = "response.completed, response.incomplete or response.failed"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._base: dict[str, Any] = {}
+        self._items: dict[Any, _Item] = {}
+
+    def _item(self, data: dict[str, Any], implied: dict[str, Any]) -> _Item:
+        index = data.get("output_index")
+        item = self._items.get(index)
+        if item is None:
+            base = _copy(implied)
+            item_id = data.get("item_id")
+            if item_id is not None:
+                base["id"] = item_id
+            item = self._items[index] = _Item(base)
+        return item
+
+    def feed(self, event: str | None, data: dict[str, Any]) -> str:
+        kind = data.get("type")
+        # The hot paths: text, reasoning and argument deltas.
+        if kind == "response.output_text.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                item = self._items.get(data.get("output_index"))
+                if item is None:
+                    item = self._item(data, _MESSAGE)
+                part = item.parts.get(data.get("content_index"))
+                if part is None:
+                    part = item.part(data.get("content_index"), _OUTPUT_TEXT)
+                part.pieces.append(text)
+                self.text_log.append(text)
+        elif kind == "response.reasoning_text.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                item = self._items.get(data.get("output_index"))
+                if item is None:
+                    item = self._item(data, _REASONING)
+                item.reasoning_text = True
+                part = item.parts.get(data.get("content_index"))
+                if part is None:
+                    part = item.part(data.get("content_index"), _REASONING_TEXT)
+                part.pieces.append(text)
+                self.reasoning_log.append(text)
+        elif kind == "response.function_call_arguments.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                self._item(data, _FUNCTION_CALL).args.append(text)
+        else:
+            if not kind or type(kind) is not str:
+                kind = event or "unknown"
+            self._other(kind, event, data)
+        return kind
+
+    def _other(self, kind: str, event: str | None, data: dict[str, Any]) -> None:
+        if kind == "response.output_item.added":
+            item_data = data.get("item")
+            if type(item_data) is dict:
+                index = data.get("output_index")
+                item = self._items.get(index)
+                if item is None:
+                    self._items[index] = _Item(item_data)
+                else:
+                    item.base = item_data
+        elif kind == "response.output_item.done":
+            item_data = data.get("item")
+            if type(item_data) is dict:
+                self._item(data, item_data).final = item_data
+        elif kind == "response.content_part.added" or kind == "response.content_part.done":
+            part_data = data.get("part")
+            if type(part_data) is dict:
+                reasoning = part_data.get("type") == "reasoning_text"
+                item = self._item(data, _REASONING if reasoning else _MESSAGE)
+                index = data.get("content_index")
+                if kind.endswith(".added"):
+                    part = item.parts.get(index)
+                    if part is None:
+                        item.parts[index] = _Part(part_data)
+                    else:
+                        part.base = part_data
+                else:
+                    item.part(index, part_data).final = part_data
+        elif kind in ("response.output_text.done", "response.reasoning_text.done"):
+            text = data.get("text")
+            if type(text) is str:
+                implied = _MESSAGE if kind == "response.output_text.done" else _REASONING
+                part_implied = _OUTPUT_TEXT if implied is _MESSAGE else _REASONING_TEXT
+                item = self._item(data, implied)
+                item.part(data.get("content_index"), part_implied).done_text = text
+        elif kind == "response.refusal.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                item = self._item(data, _MESSAGE)
+                item.part(data.get("content_index"), _REFUSAL).pieces.append(text)
+        elif kind == "response.refusal.done":
+            text = data.get("refusal")
+            if type(text) is str:
+                item = self._item(data, _MESSAGE)
+                item.part(data.get("content_index"), _REFUSAL).done_text = text
+        elif kind == "response.reasoning_summary_text.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                item = self._item(data, _REASONING)
+                item.summary_part(data.get("summary_index")).pieces.append(text)
+                if not item.reasoning_text:  # else the full reasoning is streamed too
+                    self.reasoning_log.append(text)
+        elif kind == "response.reasoning_summary_text.done":
+            text = data.get("text")
+            if type(text) is str:
+                item = self._item(data, _REASONING)
+                item.summary_part(data.get("summary_index")).done_text = text
+        elif kind in (
+            "response.reasoning_summary_part.added",
+            "response.reasoning_summary_part.done",
+        ):
+            part_data = data.get("part")
+            if type(part_data) is dict:
+                item = self._item(data, _REASONING)
+                index = data.get("summary_index")
+                if kind.endswith(".added"):
+                    part = item.summary.get(index)
+                    if part is None:
+                        item.summary[index] = _Part(part_data)
+                    else:
+                        part.base = part_data
+                else:
+                    item.summary_part(index).final = part_data
+        elif kind == "response.function_call_arguments.done":
+            text = data.get("arguments")
+            if type(text) is str:
+                self._item(data, _FUNCTION_CALL).args_done = text
+        elif kind == "response.custom_tool_call_input.delta":
+            text = data.get("delta")
+            if type(text) is str:
+                self._item(data, _CUSTOM_CALL).input.append(text)
+        elif kind == "response.custom_tool_call_input.done":
+            text = data.get("input")
+            if type(text) is str:
+                self._item(data, _CUSTOM_CALL).input_done = text
+        elif kind in _SNAPSHOT:
+            response = data.get("response")
+            if type(response) is dict:
+                self._base = response
+        elif kind in _TERMINAL:
+            response = data.get("response")
+            if type(response) is dict:
+                self._base = response
+            else:
+                self._base = {**self._base, "status": _status_of(kind)}
+            self.terminal = True
+        elif kind == "error" or event == "error":
+            raise ErrorEventReceived(_error_envelope(data), data)
+
+    def snapshot(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"object": "response"}
+        out.update(self._base)
+        base_output = out.get("output")
+        base_output = list(base_output) if isinstance(base_output, list) else []
+        streamed = [(index, item.build()) for index, item in self._items.items()]
+        if self.terminal:
+            out["output"] = _merge_output(base_output, streamed)
+        else:
+            out["output"] = _merge_output(
+                [item for _, item in streamed], list(enumerate(base_output))
+            )
+        return out
+
+    def result(self, response: httpx.Response | None) -> Response:
+        return Response(self.snapshot(), response)
+
+
+def _status_of(kind: str) -> str:
+    return {"response.completed": "completed", "response.incomplete": "incomplete"}.get(
+        kind, "failed"
+    )
+
+
+def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
+    """Responses ``error`` events are flat (``{"type": "error", "code", "message"}``);
+    give errors.status_error_from_event the envelope it reads."""
+    if isinstance(data.get("error"), dict):
+        return data
+    code = data.get("code")
+    return {
+        "error": {
+            "message": data.get("message"),
+            "type": code if isinstance(code, str) else None,
+            "code": code,
+            "param": data.get("param"),
+        }
+    }
+
+
+class ResponseStream(SyncStream[Response]):
+    """A Responses stream (see the module docstring)."""
+
+    _accumulator_type = ResponseAccumulator
+    _event_type = ResponsesStreamEvent
+
+    def get_final_response(self) -> Response:
+        """Read the rest of the stream and return the whole response."""
+        return self._final()
+
+
+class AsyncResponseStream(AsyncStream[Response]):
+    """The ``async`` twin of :class:`ResponseStream`."""
+
+    _accumulator_type = ResponseAccumulator
+    _event_type = ResponsesStreamEvent
+
+    async def get_final_response(self) -> Response:
+        """Read the rest of the stream and return the whole response."""
+        return await self._final()

@@ -1,0 +1,539 @@
+"""What all streams share: events, accumulators, the sync and async shells, managers.
+
+A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
+:class:`~kimi_ext.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
+to the format's accumulator (a plain class, written once per format and shared by the
+sync and async stream). Nothing is typed per event: a :class:`StreamEvent` is a tiny
+slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
+when ``.parsed`` is read.
+
+Rules every stream follows:
+
+* It ends cleanly only at its format's terminal event (Chat ``[DONE]``, or a
+  ``finish_reason`` followed by the end of the body; Messages ``message_stop``;
+  Responses ``response.completed`` / ``response.incomplete`` / ``response.failed``).
+  Anything else (the body ends early, the connection breaks, a read times out, the stream
+  was closed) raises :class:`~kimi_ext.errors.IncompleteStreamError` whose ``partial`` is
+  the result accumulated so far, the same type ``get_final_*()`` returns; a transport
+  error is chained as ``__cause__``. Iterating, ``text_stream``, ``reasoning_stream`` and
+  ``get_final_*()`` all raise it, and raise it again when called again.
+* An error event inside the stream raises the matching
+  :class:`~kimi_ext.errors.APIStatusError` subclass.
+* A ``data`` that is not a JSON object is not fatal: it is yielded as an event of type
+  ``"malformed"`` whose ``data`` is the text received, and the stream goes on. Events
+  with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
+* Unknown event types are yielded as they came (``.parsed`` then returns the dict).
+* The response is closed when iteration ends or fails, when the ``with`` block is left,
+  or on ``close()``. After the terminal event the rest of the body (normally nothing) is
+  read, so the connection can go back to the pool.
+* Nothing is ever retried: the events already delivered cannot be taken back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from types import TracebackType
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import httpx
+
+from .errors import IncompleteStreamError, KimiError, redact, status_error_from_event
+from .results import Result
+from .sse import SSEDecoder
+
+__all__ = [
+    "Accumulator",
+    "AsyncStream",
+    "AsyncStreamManager",
+    "ErrorEventReceived",
+    "StreamEvent",
+    "StreamManager",
+    "SyncStream",
+]
+
+ResultT = TypeVar("ResultT", bound=Result)
+StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
+AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
+
+# After the terminal event, read at most this much of what follows before closing.
+_DRAIN_LIMIT = 1 << 16
+
+# Every httpx failure a read can raise (transport, decoding, a closed stream).
+_READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
+
+_loads = json.loads
+
+
+class StreamEvent:
+    """One event of a stream.
+
+    ``type`` is the event type (Chat: ``"chunk"``; Messages and Responses: the JSON
+    ``type``, else the SSE event name; ``"malformed"`` for a ``data`` that is not a JSON
+    object), ``data`` the decoded JSON (the text for ``"malformed"``), ``event`` the SSE
+    event name. ``parsed`` builds the generated ``kimi_raw`` model on first use (the raw
+    data for unknown and malformed events).
+    """
+
+    __slots__ = ("_parsed", "data", "event", "type")
+
+    _module: ClassVar[str] = ""
+    _models: ClassVar[dict[str, str]] = {}
+
+    _parsed: Any
+
+    def __init__(self, type: str, data: Any, event: str | None = None) -> None:
+        self.type = type
+        self.data = data
+        self.event = event
+
+    @property
+    def parsed(self) -> Any:
+        """The ``kimi_raw`` model of this event (imported and built on first use)."""
+        try:
+            return self._parsed
+        except AttributeError:
+            pass
+        name = self._models.get(self.type)
+        if name is None or not isinstance(self.data, dict):
+            value = self.data
+        else:
+            value = getattr(importlib.import_module(self._module), name).from_dict(self.data)
+        self._parsed = value
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StreamEvent):
+            return NotImplemented
+        return (self.type, self.data, self.event) == (other.type, other.data, other.event)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        data = repr(self.data)
+        if len(data) > 100:
+            data = data[:97] + "..."
+        return f"{type(self).__name__}(type={self.type!r}, data={data})"
+
+
+class ErrorEventReceived(Exception):
+    """Raised by an accumulator for an error event; the stream turns it into APIStatusError."""
+
+    def __init__(self, body: Any, raw: Any = None) -> None:
+        super().__init__("error event")
+        self.body = body  # in one of the envelopes errors.parse_error_body reads
+        self.raw = body if raw is None else raw  # the event as received
+
+
+class Accumulator(Generic[ResultT]):
+    """Builds one format's result from decoded events; knows nothing about I/O.
+
+    ``feed`` takes each decoded JSON object (with its SSE event name) and returns the
+    event type to report; it raises :class:`ErrorEventReceived` for an error event.
+    ``terminal`` turns True at the format's terminal event. ``text_log`` and
+    ``reasoning_log`` receive every visible-text and reasoning fragment as it is fed
+    (``text_stream`` and ``reasoning_stream`` watch them; no per-event work is needed).
+    """
+
+    terminal_name: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self.terminal = False
+        self.text_log: list[str] = []
+        self.reasoning_log: list[str] = []
+
+    def feed(self, event: str | None, data: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def on_done(self) -> None:
+        """``data: [DONE]`` arrived (only Chat gives it a meaning)."""
+
+    def complete_at_eof(self) -> bool:
+        """Whether the end of the body, now, leaves a complete result."""
+        return self.terminal
+
+    def snapshot(self) -> dict[str, Any]:
+        """The result so far, as a fresh dict shaped like the format's JSON response."""
+        raise NotImplementedError
+
+    def result(self, response: httpx.Response | None) -> ResultT:
+        raise NotImplementedError
+
+
+class _StreamCore(Generic[ResultT]):
+    """Everything the sync and async shells share: per-event handling and errors."""
+
+    _accumulator_type: ClassVar[type[Accumulator[Any]]]
+    _event_type: ClassVar[type[StreamEvent]] = StreamEvent
+
+    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+        self.response = response
+        self._secret = secret
+        self._acc: Accumulator[ResultT] = self._accumulator_type()
+        self._decoder = SSEDecoder()
+        self._error: KimiError | None = None
+        self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
+        self._closed = False
+
+    @property
+    def current(self) -> ResultT:
+        """A snapshot of the result accumulated so far."""
+        return self._acc.result(self.response)
+
+    def _on_event(self, text: str, name: str | None) -> StreamEvent | None:
+        """Feed one decoded event to the accumulator; return what to yield (or None)."""
+        if not text:
+            return None  # a keep-alive or an event without data
+        if text == "[DONE]":
+            self._acc.on_done()
+            return None
+        try:
+            data = _loads(text)
+        except ValueError:
+            return self._event_type("malformed", text, name)
+        if type(data) is not dict:
+            return self._event_type("malformed", text, name)
+        try:
+            return self._event_type(self._acc.feed(name, data), data, name)
+        except ErrorEventReceived as exc:
+            error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
+            error.body = exc.raw
+            raise error from None
+
+    def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
+        where = self._acc.terminal_name
+        if exc is None:
+            reason = f"the stream ended before its terminal event ({where})"
+        elif isinstance(exc, httpx.TimeoutException):
+            reason = f"the stream timed out ({type(exc).__name__}) before {where}"
+        elif isinstance(exc, httpx.StreamError):
+            reason = f"the stream was closed before {where}"
+        else:
+            detail = f": {exc}" if str(exc) else ""
+            reason = f"the connection broke ({type(exc).__name__}{detail}) before {where}"
+        message = redact(f"{reason}; what arrived is kept in .partial", self._secret)
+        return IncompleteStreamError(
+            message, partial=self._acc.result(self.response), request=_request_of(self.response)
+        )
+
+    def _end_of_body(self) -> None:
+        if not self._acc.complete_at_eof():
+            raise self._incomplete(None)
+        self._finished = True
+
+    def _not_finished(self) -> KimiError:
+        return self._error if self._error is not None else self._incomplete(None)
+
+
+class SyncStream(_StreamCore[ResultT]):
+    """The synchronous shell: iterate it for :class:`StreamEvent` objects."""
+
+    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+        super().__init__(response, secret=secret)
+        self._iterator = self._iter_events()
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        if self._error is not None:
+            raise self._error  # a failed stream fails again, it does not look empty
+        return self._iterator
+
+    def __next__(self) -> StreamEvent:
+        if self._error is not None:
+            raise self._error
+        return next(self._iterator)
+
+    @property
+    def text_stream(self) -> Iterator[str]:
+        """The visible text, fragment by fragment (consumes the stream)."""
+        return self._texts(self._acc.text_log)
+
+    @property
+    def reasoning_stream(self) -> Iterator[str]:
+        """The reasoning text, fragment by fragment (consumes the stream)."""
+        return self._texts(self._acc.reasoning_log)
+
+    def _texts(self, log: list[str]) -> Iterator[str]:
+        seen = len(log)
+        for _ in self._iterator:
+            count = len(log)
+            if count == seen:
+                continue
+            if count == seen + 1:  # the usual case: one fragment per event
+                text = log[seen]
+                seen = count
+                if text:
+                    yield text
+                continue
+            new = log[seen:count]
+            seen = count
+            for text in new:
+                if text:
+                    yield text
+        if not self._finished:
+            raise self._not_finished()
+
+    def _final(self) -> ResultT:
+        if not self._finished and self._error is None:
+            for _ in self._iterator:
+                pass
+        if not self._finished:
+            raise self._not_finished()
+        return self._acc.result(self.response)
+
+    def close(self) -> None:
+        """Close the response (idempotent). Unread events are lost."""
+        self._closed = True
+        self.response.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _iter_events(self) -> Iterator[StreamEvent]:
+        acc = self._acc
+        on_event = self._on_event
+        decoder = self._decoder
+        try:
+            chunks = self.response.iter_bytes()
+            try:
+                for chunk in chunks:
+                    if self._closed:  # close() was called while the stream was suspended
+                        raise httpx.StreamClosed()
+                    for text, name, _, _ in decoder.feed_raw(chunk):
+                        event = on_event(text, name)
+                        if event is not None:
+                            yield event
+                        if acc.terminal:
+                            break
+                    if acc.terminal:
+                        break
+                else:
+                    for text, name, _, _ in decoder.flush_raw():
+                        event = on_event(text, name)
+                        if event is not None:
+                            yield event
+                        if acc.terminal:
+                            break
+            except _READ_ERRORS as exc:
+                raise self._incomplete(exc) from exc
+            if acc.terminal:
+                self._finished = True
+                _drain(chunks)
+            else:
+                self._end_of_body()
+        except KimiError as exc:
+            self._error = exc
+            raise
+        finally:
+            self.close()
+
+
+class AsyncStream(_StreamCore[ResultT]):
+    """The asynchronous shell: ``async for`` it for :class:`StreamEvent` objects."""
+
+    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+        super().__init__(response, secret=secret)
+        self._aiterator = self._aiter_events()
+
+    def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        if self._error is not None:
+            raise self._error  # a failed stream fails again, it does not look empty
+        return self._aiterator
+
+    async def __anext__(self) -> StreamEvent:
+        if self._error is not None:
+            raise self._error
+        return await self._aiterator.__anext__()
+
+    @property
+    def text_stream(self) -> AsyncIterator[str]:
+        """The visible text, fragment by fragment (consumes the stream)."""
+        return self._texts(self._acc.text_log)
+
+    @property
+    def reasoning_stream(self) -> AsyncIterator[str]:
+        """The reasoning text, fragment by fragment (consumes the stream)."""
+        return self._texts(self._acc.reasoning_log)
+
+    async def _texts(self, log: list[str]) -> AsyncIterator[str]:
+        seen = len(log)
+        async for _ in self._aiterator:
+            count = len(log)
+            if count == seen:
+                continue
+            if count == seen + 1:  # the usual case: one fragment per event
+                text = log[seen]
+                seen = count
+                if text:
+                    yield text
+                continue
+            new = log[seen:count]
+            seen = count
+            for text in new:
+                if text:
+                    yield text
+        if not self._finished:
+            raise self._not_finished()
+
+    async def _final(self) -> ResultT:
+        if not self._finished and self._error is None:
+            async for _ in self._aiterator:
+                pass
+        if not self._finished:
+            raise self._not_finished()
+        return self._acc.result(self.response)
+
+    async def aclose(self) -> None:
+        """Close the response (idempotent). Unread events are lost."""
+        self._closed = True
+        await self.response.aclose()
+
+    close = aclose
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def _aiter_events(self) -> AsyncIterator[StreamEvent]:
+        acc = self._acc
+        on_event = self._on_event
+        decoder = self._decoder
+        try:
+            chunks = self.response.aiter_bytes()
+            try:
+                async for chunk in chunks:
+                    if self._closed:  # aclose() was called while the stream was suspended
+                        raise httpx.StreamClosed()
+                    for text, name, _, _ in decoder.feed_raw(chunk):
+                        event = on_event(text, name)
+                        if event is not None:
+                            yield event
+                        if acc.terminal:
+                            break
+                    if acc.terminal:
+                        break
+                else:
+                    for text, name, _, _ in decoder.flush_raw():
+                        event = on_event(text, name)
+                        if event is not None:
+                            yield event
+                        if acc.terminal:
+                            break
+            except _READ_ERRORS as exc:
+                raise self._incomplete(exc) from exc
+            if acc.terminal:
+                self._finished = True
+                await _adrain(chunks)
+            else:
+                self._end_of_body()
+        except KimiError as exc:
+            self._error = exc
+            raise
+        finally:
+            await self.aclose()
+
+
+def _drain(chunks: Iterator[bytes]) -> None:
+    """Read what follows the terminal event (normally nothing), within a limit."""
+    seen = 0
+    try:
+        for chunk in chunks:
+            seen += len(chunk)
+            if seen > _DRAIN_LIMIT:
+                break
+    except _READ_ERRORS:
+        pass
+
+
+async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+    seen = 0
+    try:
+        async for chunk in chunks:
+            seen += len(chunk)
+            if seen > _DRAIN_LIMIT:
+                break
+    except _READ_ERRORS:
+        pass
+
+
+def _request_of(response: httpx.Response) -> httpx.Request | None:
+    try:
+        return response.request
+    except RuntimeError:
+        return None
+
+
+class StreamManager(Generic[StreamT]):
+    """``with`` opens the response (``open_response()``) and yields the stream; leaving
+    the block closes it."""
+
+    def __init__(
+        self,
+        open_response: Callable[[], httpx.Response],
+        stream_cls: Callable[..., StreamT],
+        *,
+        secret: str,
+    ) -> None:
+        self._open_response = open_response
+        self._stream_cls = stream_cls
+        self._secret = secret
+        self._stream: StreamT | None = None
+
+    def __enter__(self) -> StreamT:
+        response = self._open_response()
+        self._stream = self._stream_cls(response, secret=self._secret)
+        return self._stream
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._stream is not None:
+            self._stream.close()
+
+
+class AsyncStreamManager(Generic[AsyncStreamT]):
+    """``async with`` twin of :class:`StreamManager`."""
+
+    def __init__(
+        self,
+        open_response: Callable[[], Awaitable[httpx.Response]],
+        stream_cls: Callable[..., AsyncStreamT],
+        *,
+        secret: str,
+    ) -> None:
+        self._open_response = open_response
+        self._stream_cls = stream_cls
+        self._secret = secret
+        self._stream: AsyncStreamT | None = None
+
+    async def __aenter__(self) -> AsyncStreamT:
+        response = await self._open_response()
+        self._stream = self._stream_cls(response, secret=self._secret)
+        return self._stream
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._stream is not None:
+            await self._stream.aclose()

@@ -1,0 +1,36 @@
+"""An offline stand-in for the Kimi API, for tests without a key or a network.
+
+::
+
+    from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
+
+    with KimiStandIn() as standin:
+        standin.queue(Reply(text="Hi", tool_calls=[ToolCallSpec("get_weather", {"city": "Oslo"})]))
+        standin.fault(Fault.rate_limit(retry_after=0.01))
+        ...  # point a client at standin.base_url with standin.api_key
+
+pytest users get the ``kimi_standin`` fixture from :mod:`kimi_ext.testing.pytest_plugin`.
+``python -m kimi_ext.testing --port 8765`` runs one in the foreground.
+"""
+
+from __future__ import annotations
+
+from .caching import PromptCache
+from .faults import Fault
+from .replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
+from .rules import ServiceError
+from .standin import KimiStandIn, RecordedRequest, serve_forever
+
+__all__ = [
+    "Fault",
+    "KimiStandIn",
+    "PromptCache",
+    "RecordedRequest",
+    "Reply",
+    "SearchResult",
+    "ServiceError",
+    "ToolCallSpec",
+    "WebSearchSpec",
+    "count_tokens",
+    "serve_forever",
+]

@@ -1,0 +1,109 @@
+"""The stand-in's prompt cache: deterministic cache reads and writes for usage reports.
+
+**Prefix.** A request is split at its last user turn (the last Chat message / Messages
+message / Responses input item whose role is ``user``; a string ``input`` is one user
+turn). The *prefix* is everything before that turn plus the system prompt (Messages
+``system``, Responses ``instructions``; on Chat system messages are part of the messages)
+and the tools. The prefix is serialised as canonical JSON (sorted keys, compact) and hashed
+together with the model and the cache group (``prompt_cache_key`` / ``metadata.user_id``).
+
+**Tokens.** ``prefix_tokens = count_tokens(canonical prefix)`` (0 when there is no system
+prompt, no tools and no earlier turn), ``tail_tokens = max(1, count_tokens(canonical rest))``
+and the request's input tokens are their sum, so the cached part never exceeds the input.
+
+**Reads and writes.** A request whose prefix hash is in the cache (and not expired) reads
+``prefix_tokens`` from the cache and writes nothing; otherwise it writes ``prefix_tokens``
+with the requested TTL (5m default, or 1h). A read keeps the entry's original TTL and
+restarts it. Any non-empty prefix is cached (there is no minimum length).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .replies import count_tokens
+
+TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class CacheUse:
+    """Input token accounting of one request."""
+
+    input_tokens: int  # everything, cached parts included
+    read: int = 0
+    write: int = 0
+    write_ttl: str = "5m"
+
+    @property
+    def uncached(self) -> int:
+        return self.input_tokens - self.read - self.write
+
+
+def split_turns(turns: Sequence[Any]) -> int:
+    """Index of the last user turn (``len(turns)`` when there is none)."""
+    for i in range(len(turns) - 1, -1, -1):
+        turn = turns[i]
+        if isinstance(turn, Mapping) and turn.get("role") == "user":
+            return i
+    return len(turns)
+
+
+def conversation(fmt: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    """(header, turns) of a request that passed the rules."""
+    if fmt == "chat":
+        return {"tools": body.get("tools")}, list(body["messages"])
+    if fmt == "messages":
+        return {"system": body.get("system"), "tools": body.get("tools")}, list(body["messages"])
+    items = body["input"]
+    turns = [{"role": "user", "content": items}] if isinstance(items, str) else list(items)
+    return {"instructions": body.get("instructions"), "tools": body.get("tools")}, turns
+
+
+class PromptCache:
+    """Thread-safe prefix cache with expiry."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._entries: dict[str, tuple[float, str]] = {}  # hash -> (expires_at, ttl)
+        self._lock = threading.Lock()
+        self._clock = clock
+        self.enabled = True
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def use(
+        self, fmt: str, body: Mapping[str, Any], *, model: str, group: str, ttl: str
+    ) -> CacheUse:
+        header, turns = conversation(fmt, body)
+        cut = split_turns(turns)
+        header = {k: v for k, v in header.items() if v is not None}
+        prefix_turns = turns[:cut]
+        prefix_tokens = (
+            count_tokens(canonical([header, prefix_turns])) if header or prefix_turns else 0
+        )
+        total = prefix_tokens + max(1, count_tokens(canonical(turns[cut:])))
+        if not self.enabled or prefix_tokens == 0:
+            return CacheUse(total, write_ttl=ttl)
+        key = hashlib.sha256(
+            "\0".join((fmt, model, group, canonical([header, prefix_turns]))).encode("utf-8")
+        ).hexdigest()
+        now = self._clock()
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] > now:
+                self._entries[key] = (now + TTL_SECONDS[entry[1]], entry[1])
+                return CacheUse(total, read=prefix_tokens, write_ttl=entry[1])
+            self._entries[key] = (now + TTL_SECONDS[ttl], ttl)
+        return CacheUse(total, write=prefix_tokens, write_ttl=ttl)

@@ -1,0 +1,269 @@
+"""What the stand-in's "model" says: scripted replies, the token count, and the output plan.
+
+A :class:`Reply` is format-neutral. :func:`plan_output` turns it into a :class:`Plan` for one
+request: stop sequences are applied to the text, then the output budget (``max_tokens`` and
+friends) is spent in generation order (reasoning, then text, then tool calls), so a small
+budget cuts the reasoning or the text exactly where the real service would stop.
+
+Tokens are counted the same way everywhere (usage, caching, truncation)::
+
+    count_tokens("")        == 0
+    count_tokens("abcd")    == 1
+    count_tokens("abcde")   == 2      # ceil(characters / 4)
+
+and cutting at N tokens keeps the first ``4 * N`` characters.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+CHARS_PER_TOKEN = 4
+DEFAULT_REASONING = "Thinking it over before answering."
+SEARCH_REASONING = "The search results are in; answering from them."
+
+
+def count_tokens(text: str) -> int:
+    """The stand-in's token count: ``ceil(len(text) / 4)``; 0 for the empty string."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def cut_to_tokens(text: str, tokens: int) -> str:
+    """The first ``tokens`` tokens of ``text`` (``4 * tokens`` characters)."""
+    return text[: max(0, tokens) * CHARS_PER_TOKEN]
+
+
+def dump_json(value: Any) -> str:
+    """Compact JSON as the service writes it (non-ASCII kept as is)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class ToolCallSpec:
+    """One tool call the model makes.
+
+    ``arguments`` is the JSON text sent on the wire, or a mapping that is dumped to JSON. An
+    invalid JSON string is sent unchanged (to test how a client copes). ``id`` defaults to
+    Kimi's native form ``functions.<name>:<position in the turn>``.
+    """
+
+    name: str
+    arguments: str | Mapping[str, Any] = "{}"
+    id: str | None = None
+
+    def arguments_json(self) -> str:
+        if isinstance(self.arguments, str):
+            return self.arguments
+        return json.dumps(dict(self.arguments), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One web-search hit."""
+
+    url: str
+    title: str
+    snippet: str = ""
+
+
+DEFAULT_RESULTS: tuple[SearchResult, ...] = (
+    SearchResult("https://www.kimi.com/", "Kimi - Moonshot AI", "Kimi, an AI assistant."),
+    SearchResult("https://platform.kimi.ai/", "Kimi Open Platform", "API documentation."),
+)
+
+
+@dataclass(frozen=True)
+class WebSearchSpec:
+    """A server-side web search the model runs before answering."""
+
+    query: str
+    results: Sequence[SearchResult] = DEFAULT_RESULTS
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the model says for one request.
+
+    ``reasoning=None`` uses a short default reasoning text; ``""`` means an empty reasoning.
+    ``tool_calls`` are made after the text (several at once are parallel calls).
+    ``web_search`` (a query or a :class:`WebSearchSpec`) makes the model search first: a
+    server_tool_use + web_search_tool_result pair on Messages, a web_search_call item on
+    Responses, and on Chat the documented echo loop (the first request answers with a
+    ``$web_search`` builtin tool call; the request that echoes its arguments back gets the
+    rest of this reply).
+    """
+
+    text: str = ""
+    reasoning: str | None = None
+    tool_calls: Sequence[ToolCallSpec] = ()
+    web_search: WebSearchSpec | str | None = None
+
+    @classmethod
+    def structured(cls, value: Any, *, reasoning: str | None = None) -> Reply:
+        """A structured-output answer: ``value`` as compact JSON text."""
+        return cls(text=dump_json(value), reasoning=reasoning)
+
+    @property
+    def reasoning_text(self) -> str:
+        return DEFAULT_REASONING if self.reasoning is None else self.reasoning
+
+    @property
+    def search(self) -> WebSearchSpec | None:
+        if isinstance(self.web_search, str):
+            return WebSearchSpec(self.web_search)
+        return self.web_search
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    id: str
+    name: str
+    arguments: str
+    type: str = "function"
+
+    def input_object(self) -> dict[str, Any]:
+        """The arguments as an object (Messages tool_use.input); ``{}`` if not an object."""
+        try:
+            value = json.loads(self.arguments)
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True)
+class PlannedSearch:
+    id: str
+    query: str
+    results: Sequence[SearchResult]
+
+
+@dataclass
+class Plan:
+    """The output of one generation after stop sequences and the output budget."""
+
+    reasoning: str
+    reasoning_complete: bool
+    text: str
+    show_text: bool
+    tool_calls: list[PlannedCall] = field(default_factory=list)
+    search: PlannedSearch | None = None
+    finish: Literal["stop", "length", "tool_calls"] = "stop"
+    stop_sequence: str | None = None
+
+    @property
+    def reasoning_tokens(self) -> int:
+        return count_tokens(self.reasoning)
+
+    @property
+    def output_tokens(self) -> int:
+        calls = sum(count_tokens(c.name + c.arguments) for c in self.tool_calls)
+        return self.reasoning_tokens + count_tokens(self.text) + calls
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish == "length"
+
+
+def default_call_id(name: str, position: int) -> str:
+    return f"functions.{name}:{position}"
+
+
+def plan_output(
+    reply: Reply,
+    *,
+    budget: int,
+    stops: Sequence[str] = (),
+    with_reasoning: bool = True,
+    search_id: str | None = None,
+    call_id: Callable[[str, int], str] = default_call_id,
+) -> Plan:
+    """Apply stop sequences and the output budget to ``reply``.
+
+    Generation order is reasoning, text, tool calls. A stop sequence ends the text before the
+    match (the match is not output) and no tool call follows. When the budget runs out the
+    current part is cut at the budget and nothing after it is produced (a tool call that does
+    not fit whole is dropped); ``finish`` is then ``"length"``.
+    """
+    reasoning = reply.reasoning_text if with_reasoning else ""
+    text = reply.text
+    stop_hit: str | None = None
+    first = len(text)
+    for seq in stops:
+        at = text.find(seq) if seq else -1
+        if 0 <= at < first:
+            first, stop_hit = at, seq
+    if stop_hit is not None:
+        text = text[:first]
+    calls = [
+        PlannedCall(spec.id or call_id(spec.name, i), spec.name, spec.arguments_json())
+        for i, spec in enumerate(reply.tool_calls)
+    ]
+    if stop_hit is not None:
+        calls = []
+    search_spec = reply.search
+    search = (
+        PlannedSearch(search_id or "srvtoolu_standin", search_spec.query, search_spec.results)
+        if search_spec is not None
+        else None
+    )
+
+    left = budget
+    if count_tokens(reasoning) > left:
+        return Plan(cut_to_tokens(reasoning, left), False, "", False, [], None, "length")
+    left -= count_tokens(reasoning)
+    if count_tokens(text) > left:
+        cut = cut_to_tokens(text, left)
+        return Plan(reasoning, True, cut, bool(cut), [], search, "length")
+    left -= count_tokens(text)
+    kept: list[PlannedCall] = []
+    for call in calls:
+        cost = count_tokens(call.name + call.arguments)
+        if cost > left:
+            return Plan(reasoning, True, text, bool(text), kept, search, "length")
+        left -= cost
+        kept.append(call)
+    finish: Literal["stop", "tool_calls"] = "tool_calls" if kept else "stop"
+    show_text = bool(text) or not kept
+    return Plan(reasoning, True, text, show_text, kept, search, finish, stop_hit)
+
+
+def example_for_schema(schema: Any, depth: int = 0) -> Any:
+    """A small instance of a JSON Schema (for the default structured-output reply)."""
+    if not isinstance(schema, Mapping) or depth > 8:
+        return None
+    if "const" in schema:
+        return schema["const"]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return enum[0]
+    if "default" in schema:
+        return schema["default"]
+    for key in ("anyOf", "oneOf", "allOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and members:
+            return example_for_schema(members[0], depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    props = schema.get("properties")
+    if kind == "object" or (kind is None and isinstance(props, Mapping)):
+        props = props if isinstance(props, Mapping) else {}
+        required = schema.get("required")
+        names = [n for n in props if not isinstance(required, list) or n in required]
+        return {name: example_for_schema(props[name], depth + 1) for name in names}
+    if kind == "array":
+        count = schema.get("minItems", 0)
+        count = count if isinstance(count, int) else 0
+        return [example_for_schema(schema.get("items"), depth + 1) for _ in range(count)]
+    if kind == "string":
+        size = schema.get("minLength", 0)
+        return "x" * size if isinstance(size, int) else ""
+    if kind in ("integer", "number"):
+        low = schema.get("minimum", 0)
+        return low if isinstance(low, int | float) and not isinstance(low, bool) else 0
+    if kind == "boolean":
+        return False
+    return None

@@ -1,0 +1,705 @@
+"""KimiStandIn: a real HTTP server on 127.0.0.1 that answers like the Kimi service.
+
+::
+
+    from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
+
+    with KimiStandIn() as standin:               # free port, key "test-key"
+        standin.queue(Reply(text="Hi", reasoning="Say hi."))
+        client = Kimi(api_key=standin.api_key, base_url=standin.base_url, fallback_base_url=None)
+        ...
+        assert standin.requests[-1].json["model"] == "kimi-k3.1-pro"
+
+It speaks ``POST /v1/chat/completions``, ``/v1/messages`` and ``/v1/responses`` (JSON and
+SSE), rejects what the service rejects (:mod:`kimi_ext.testing.rules`) in each format's own
+error envelope, reports usage with a deterministic token count and prompt cache
+(:mod:`kimi_ext.testing.caching`), and injects faults on demand
+(:mod:`kimi_ext.testing.faults`).
+"""
+
+from __future__ import annotations
+
+import base64
+import collections
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+from .caching import PromptCache
+from .faults import Fault, FaultPlan
+from .formats import RENDERERS, Context, auth_error, error_body, new_id
+from .replies import (
+    SEARCH_REASONING,
+    Plan,
+    Reply,
+    ToolCallSpec,
+    count_tokens,
+    dump_json,
+    example_for_schema,
+    plan_output,
+)
+from .rules import (
+    MODELS,
+    PREVIOUS_MODEL,
+    RequestInfo,
+    ServiceError,
+    check_chat,
+    check_messages,
+    check_responses,
+)
+from .sse import StreamScript, script_stream
+
+logger = logging.getLogger("kimi_ext.testing")
+
+PATHS: dict[str, str] = {
+    "/v1/chat/completions": "chat",
+    "/v1/messages": "messages",
+    "/v1/responses": "responses",
+}
+WEB_SEARCH_CALL = "$web_search"
+
+Responder = Callable[["RecordedRequest"], "Reply | None"]
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the stand-in received it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]  # names lower-cased
+    body: bytes
+    json: Any  # the parsed body, or None when it is not JSON
+    request_id: str = ""
+    received_at: float = 0.0
+    client: tuple[str, int] = ("", 0)  # the peer address (same port = same connection)
+
+    @property
+    def format(self) -> str | None:
+        """``chat``, ``messages``, ``responses`` or None (another path)."""
+        return PATHS.get(self.path)
+
+
+@dataclass
+class Outcome:
+    """What the HTTP layer sends back for one request."""
+
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    stream: StreamScript | None = None
+    delay: float = 0.0
+    disconnect: bool = False
+
+
+def last_user_text(fmt: str, body: Mapping[str, Any]) -> str:
+    """The text of the last user turn (what the default reply echoes)."""
+    if fmt == "responses":
+        items = body["input"]
+        if isinstance(items, str):
+            return items
+        turns: list[Any] = list(items)
+    else:
+        turns = list(body["messages"])
+    for turn in reversed(turns):
+        if turn.get("role") != "user":
+            continue
+        content = turn.get("content")
+        if isinstance(content, str):
+            return content
+        texts = [
+            p.get("text", "")
+            for p in content
+            if isinstance(p, Mapping) and p.get("type") in ("text", "input_text")
+        ]
+        if texts:
+            return "\n".join(texts)
+    return ""
+
+
+def default_reply(info: RequestInfo, body: Mapping[str, Any]) -> Reply:
+    """Echo the last user text (or a minimal instance of the requested JSON schema)."""
+    text = last_user_text(info.fmt, body) or "OK"
+    if info.schema is not None:
+        return Reply.structured(example_for_schema(info.schema))
+    if info.json_mode:
+        return Reply.structured({"echo": text})
+    return Reply(text=text)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    block_on_close = False
+
+    def __init__(self, address: tuple[str, int], standin: KimiStandIn) -> None:
+        self.standin = standin
+        self.lock = threading.Lock()
+        self.connections: set[socket.socket] = set()
+        self.threads: set[threading.Thread] = set()
+        super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        thread = threading.Thread(
+            target=self._serve_connection,
+            args=(request, client_address),
+            name="kimi-standin-connection",
+            daemon=True,
+        )
+        with self.lock:
+            self.connections.add(request)
+            self.threads.add(thread)
+        thread.start()
+
+    def _serve_connection(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except OSError:
+            pass  # the client went away, or stop() closed the socket
+        except Exception:
+            logger.exception("stand-in: unexpected error while serving a connection")
+        finally:
+            self.shutdown_request(request)
+            with self.lock:
+                self.connections.discard(request)
+                self.threads.discard(threading.current_thread())
+
+    def close_connections(self) -> list[threading.Thread]:
+        with self.lock:
+            connections = list(self.connections)
+            threads = list(self.threads)
+        for conn in connections:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+        return threads
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "kimi-standin/1"
+    sys_version = ""
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        # Small writes (headers, then body; one SSE event at a time) must not wait for
+        # Nagle's algorithm against the client's delayed ACKs (~40 ms each).
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        logger.debug("stand-in: " + format, *args)
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks: list[bytes] = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _dispatch(self) -> None:
+        body = self._read_body()
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        peer = (str(self.client_address[0]), int(self.client_address[1]))
+        outcome = self.server.standin.handle(self.command, self.path, headers, body, peer)
+        standin = self.server.standin
+        if outcome.delay > 0 and standin.wait(outcome.delay):
+            self.close_connection = True
+            return
+        if outcome.disconnect:
+            self.close_connection = True
+            return
+        try:
+            if outcome.stream is not None:
+                self._send_stream(outcome)
+            else:
+                self._send_json(outcome)
+        except OSError:
+            self.close_connection = True
+
+    do_POST = _dispatch
+    do_GET = _dispatch
+    do_PUT = _dispatch
+    do_DELETE = _dispatch
+    do_PATCH = _dispatch
+
+    def _send_json(self, outcome: Outcome) -> None:
+        data = dump_json(outcome.body).encode("utf-8")
+        self.send_response(outcome.status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in outcome.headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_stream(self, outcome: Outcome) -> None:
+        script = outcome.stream
+        assert script is not None
+        standin = self.server.standin
+        chunked = standin.sse_transport == "chunked"
+        self.send_response(outcome.status)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        for name, value in outcome.headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        for piece in script.pieces:
+            if script.event_delay > 0 and standin.wait(script.event_delay):
+                self.close_connection = True
+                return
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+        if script.ending == "close":
+            self.close_connection = True
+            return
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
+
+
+class KimiStandIn:
+    """An offline stand-in for the Kimi API (see the module docstring).
+
+    Parameters:
+        api_key: the only key accepted (``Authorization: Bearer <key>``).
+        port: 0 picks a free port.
+        sse_transport: ``"chunked"`` (HTTP/1.1 chunked, keep-alive) or ``"close"`` (the
+            stream ends when the connection closes).
+        chunk_chars: characters per streamed text / reasoning / arguments delta.
+        event_delay: seconds to wait before each SSE event (0 in tests).
+        caching: report prompt-cache reads and writes.
+        report_stop_sequence: on Messages, report a stop-sequence hit as
+            ``stop_reason: stop_sequence`` with the matched text (Anthropic style) instead
+            of the documented ``end_turn`` with ``stop_sequence: null``.
+        require_anthropic_version: reject Messages requests without ``anthropic-version``.
+        secret: the key that signs Messages thinking blocks (random per server by default).
+    """
+
+    def __init__(
+        self,
+        api_key: str = "test-key",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        sse_transport: str = "chunked",
+        chunk_chars: int = 16,
+        event_delay: float = 0.0,
+        caching: bool = True,
+        report_stop_sequence: bool = False,
+        require_anthropic_version: bool = True,
+        secret: bytes | None = None,
+    ) -> None:
+        if sse_transport not in ("chunked", "close"):
+            raise ValueError("sse_transport must be 'chunked' or 'close'")
+        self.api_key = api_key
+        self.host = host
+        self._port = port
+        self.sse_transport = sse_transport
+        self.chunk_chars = chunk_chars
+        self.event_delay = event_delay
+        self.report_stop_sequence = report_stop_sequence
+        self.require_anthropic_version = require_anthropic_version
+        self.responder: Responder | None = None
+        self.cache = PromptCache()
+        self.cache.enabled = caching
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
+        self._lock = threading.Lock()
+        self._replies: collections.deque[Reply] = collections.deque()
+        self._faults: list[tuple[Fault, ...]] = []
+        self._requests: list[RecordedRequest] = []
+        self._pending_searches: dict[str, Reply] = {}
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._wake: tuple[socket.socket, socket.socket] | None = None
+        self._stopping = threading.Event()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> KimiStandIn:
+        """Bind and serve in a background thread; returns self."""
+        if self._server is not None:
+            return self
+        self._stopping.clear()
+        server = _Server((self.host, self._port), self)
+        self._server = server
+        self._wake = socket.socketpair()
+        self._thread = threading.Thread(
+            target=self._serve, args=(server, self._wake[0]), name="kimi-standin", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def _serve(self, server: _Server, wake: socket.socket) -> None:
+        """Accept connections until stop() writes to the wake-up socket."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(server.socket, selectors.EVENT_READ)
+            selector.register(wake, selectors.EVENT_READ)
+            while not self._stopping.is_set():
+                for key, _ in selector.select():
+                    if key.fileobj is not server.socket or self._stopping.is_set():
+                        continue
+                    try:
+                        request, address = server.get_request()
+                    except OSError:
+                        continue
+                    server.process_request(request, address)
+
+    def stop(self) -> None:
+        """Stop serving, close every connection and join every thread (quick)."""
+        server, thread, wake = self._server, self._thread, self._wake
+        if server is None:
+            return
+        self._stopping.set()
+        if wake is not None:
+            with contextlib.suppress(OSError):
+                wake[1].send(b"x")
+        if thread is not None:
+            thread.join(timeout=5)
+        server.server_close()
+        for handler in server.close_connections():
+            handler.join(timeout=5)
+        if wake is not None:
+            for end in wake:
+                end.close()
+        self._server = None
+        self._thread = None
+        self._wake = None
+
+    def __enter__(self) -> KimiStandIn:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("the stand-in is not running; call start() first")
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>`` (paths start with ``/v1/``)."""
+        return f"http://{self.host}:{self.port}"
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; True when the server is stopping meanwhile."""
+        return self._stopping.wait(seconds)
+
+    # ------------------------------------------------------------------ scripting
+
+    def queue(self, *replies: Reply | str) -> None:
+        """Queue replies for the next requests, in order (a string is ``Reply(text=...)``)."""
+        with self._lock:
+            self._replies.extend(Reply(text=r) if isinstance(r, str) else r for r in replies)
+
+    def fault(self, *faults: Fault, times: int = 1) -> None:
+        """Queue faults. All ``faults`` of one call act together on one request; ``times``
+        queues that many such entries (for that many requests)."""
+        with self._lock:
+            self._faults.extend([tuple(faults)] * times)
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+
+    @property
+    def pending_replies(self) -> int:
+        with self._lock:
+            return len(self._replies)
+
+    @property
+    def pending_faults(self) -> int:
+        with self._lock:
+            return len(self._faults)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far (a copy), oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def last_request(self) -> RecordedRequest:
+        with self._lock:
+            if not self._requests:
+                raise LookupError("no request received yet")
+            return self._requests[-1]
+
+    def reset(self) -> None:
+        """Forget requests, queued replies and faults, the responder and the cache."""
+        with self._lock:
+            self._replies.clear()
+            self._faults.clear()
+            self._requests.clear()
+            self._pending_searches.clear()
+        self.responder = None
+        self.cache.clear()
+
+    def sign_thinking(self, thinking: str) -> str:
+        """The signature this server gives a thinking block with text ``thinking``."""
+        digest = hmac.new(self._secret, thinking.encode("utf-8"), hashlib.sha256).digest()
+        return "Es" + base64.b64encode(digest).decode("ascii")
+
+    def verify_thinking(self, thinking: str, signature: str) -> bool:
+        return hmac.compare_digest(self.sign_thinking(thinking), signature)
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(
+        self,
+        method: str,
+        raw_path: str,
+        headers: dict[str, str],
+        body: bytes,
+        client: tuple[str, int] = ("", 0),
+    ) -> Outcome:
+        """Answer one request (called by the HTTP layer; usable directly in unit tests)."""
+        path = raw_path.split("?", 1)[0]
+        request_id = new_id("req_", 24)
+        try:
+            parsed: Any = json.loads(body) if body else None
+        except ValueError:
+            parsed = None
+        record = RecordedRequest(
+            method, path, headers, body, parsed, request_id, time.time(), client
+        )
+        with self._lock:
+            self._requests.append(record)
+        fmt = PATHS.get(path)
+        stream = isinstance(parsed, dict) and parsed.get("stream") is True
+        faults = self._take_faults(fmt, stream)
+        slow = faults.first("slow_first_byte")
+        delay = slow.delay if slow is not None else 0.0
+        base_headers = {"x-request-id": request_id}
+        outcome = self._answer(record, fmt, faults, base_headers)
+        outcome.delay = delay
+        outcome.headers = {**base_headers, **outcome.headers}
+        return outcome
+
+    def _take_faults(self, fmt: str | None, stream: bool) -> FaultPlan:
+        with self._lock:
+            for n, entry in enumerate(self._faults):
+                chosen = tuple(f for f in entry if f.applies_to(fmt, stream))
+                if chosen:
+                    del self._faults[n]
+                    return FaultPlan(chosen)
+        return FaultPlan()
+
+    def _error(self, fmt: str, err: ServiceError, record: RecordedRequest) -> Outcome:
+        return Outcome(err.status, error_body(fmt, err, record.request_id))
+
+    def _answer(
+        self, record: RecordedRequest, fmt: str | None, faults: FaultPlan, headers: dict[str, str]
+    ) -> Outcome:
+        if faults.has("disconnect"):
+            return Outcome(disconnect=True)
+        fault = faults.first("error")
+        if fault is not None:
+            kind = fault.error_type.get(fmt or "chat", "api_error")
+            err = ServiceError(fault.status, fault.message, error_type=kind, code=fault.code)
+            out = self._error(fmt or "chat", err, record)
+            out.headers.update(fault.headers)
+            return out
+        if fmt is None:
+            return self._other_path(record)
+        if record.method != "POST":
+            return self._error(
+                fmt, ServiceError(405, f"Method {record.method} not allowed"), record
+            )
+        if not self._authorized(record):
+            return self._error(fmt, auth_error(fmt), record)
+        body = record.json
+        if record.json is None and record.body:
+            return self._error(fmt, ServiceError(400, "The request body is not valid JSON"), record)
+        if not isinstance(body, dict):
+            return self._error(
+                fmt, ServiceError(400, "The request body must be a JSON object"), record
+            )
+        try:
+            info = self._check(fmt, body, record.headers)
+            reply = self._reply_for(record, info, body)
+            ctx = self._context(info, body, reply, faults)
+        except ServiceError as err:
+            return self._error(fmt, err, record)
+        renderer = RENDERERS[fmt](ctx)
+        if not info.stream:
+            return Outcome(200, renderer.json())
+        script = script_stream(renderer.events(), faults, renderer.error_event, self.event_delay)
+        return Outcome(200, stream=script)
+
+    def _authorized(self, record: RecordedRequest) -> bool:
+        """``Authorization: Bearer <api_key>`` (the scheme is case-insensitive)."""
+        scheme, _, token = record.headers.get("authorization", "").strip().partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip(), self.api_key)
+
+    def _other_path(self, record: RecordedRequest) -> Outcome:
+        if record.path == "/v1/models" and record.method == "GET":
+            if not self._authorized(record):
+                return self._error("chat", auth_error("chat"), record)
+            data = [{"id": m, "object": "model", "owned_by": "moonshot"} for m in MODELS]
+            return Outcome(200, {"object": "list", "data": data})
+        err = ServiceError(
+            404,
+            f"Not found: {record.method} {record.path}",
+            error_type="resource_not_found_error",
+            code="not_found",
+        )
+        return self._error("chat", err, record)
+
+    def _check(self, fmt: str, body: dict[str, Any], headers: Mapping[str, str]) -> RequestInfo:
+        if fmt == "chat":
+            return check_chat(body)
+        if fmt == "messages":
+            if not self.require_anthropic_version:
+                headers = {**headers, "anthropic-version": "2023-06-01"}
+            return check_messages(body, headers, self.verify_thinking)
+        return check_responses(body)
+
+    def _reply_for(self, record: RecordedRequest, info: RequestInfo, body: dict[str, Any]) -> Reply:
+        if info.fmt == "chat":
+            continued = self._continue_search(body)
+            if continued is not None:
+                return continued
+        with self._lock:
+            if self._replies:
+                return self._replies.popleft()
+        responder = self.responder
+        if responder is not None:
+            reply = responder(record)
+            if reply is not None:
+                return reply
+        return default_reply(info, body)
+
+    def _continue_search(self, body: Mapping[str, Any]) -> Reply | None:
+        """The rest of a scripted reply whose Chat web search is being echoed back."""
+        messages = body["messages"]
+        issued: dict[str, str] = {}
+        for message in messages:
+            for call in message.get("tool_calls") or ():
+                if call.get("type") == "builtin_function":
+                    issued[call["id"]] = call["function"]["arguments"]
+        tail = []
+        for message in reversed(messages):
+            if message.get("role") != "tool":
+                break
+            tail.append(message)
+        for message in tail:
+            arguments = issued.get(message["tool_call_id"])
+            if arguments is None:
+                continue
+            content = message["content"]
+            if not isinstance(content, str):
+                content = "".join(p.get("text", "") for p in content)
+            if content != arguments:
+                raise ServiceError(
+                    400,
+                    f"the tool message for {message['tool_call_id']} must carry the call's "
+                    "function.arguments unchanged",
+                )
+            try:
+                search_id = json.loads(arguments)["search_result"]["search_id"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            with self._lock:
+                pending = self._pending_searches.pop(search_id, None)
+            if pending is not None:
+                return pending
+        return None
+
+    def _context(
+        self, info: RequestInfo, body: dict[str, Any], reply: Reply, faults: FaultPlan
+    ) -> Context:
+        with_reasoning = not (info.fmt == "messages" and info.model == PREVIOUS_MODEL)
+        search = reply.search
+        if info.fmt == "chat" and search is not None:
+            reply = self._start_chat_search(reply)
+        plan = plan_output(
+            reply,
+            budget=info.budget,
+            stops=info.stops,
+            with_reasoning=with_reasoning,
+            search_id=new_id("ws_" if info.fmt == "responses" else "srvtoolu_", 24),
+        )
+        if info.fmt == "chat" and search is not None:
+            plan = _as_builtin(plan)
+        group = info.cache_group
+        cache = self.cache.use(info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl)
+        return Context(
+            info=info,
+            body=body,
+            plan=plan,
+            cache=cache,
+            faults=faults,
+            sign=self.sign_thinking,
+            created=int(time.time()),
+            chunk_chars=self.chunk_chars,
+            report_stop_sequence=self.report_stop_sequence,
+            with_reasoning=with_reasoning,
+        )
+
+    def _start_chat_search(self, reply: Reply) -> Reply:
+        spec = reply.search
+        assert spec is not None
+        search_id = "ws-" + secrets.token_hex(6)
+        cost = sum(count_tokens(r.url + r.title + r.snippet) for r in spec.results)
+        arguments = dump_json(
+            {"search_result": {"search_id": search_id}, "usage": {"total_tokens": cost}}
+        )
+        rest = Reply(text=reply.text, reasoning=SEARCH_REASONING, tool_calls=reply.tool_calls)
+        with self._lock:
+            self._pending_searches[search_id] = rest
+        call = ToolCallSpec(WEB_SEARCH_CALL, arguments, id=f"{WEB_SEARCH_CALL}:0")
+        return Reply(text="", reasoning=reply.reasoning, tool_calls=[call])
+
+
+def _as_builtin(plan: Plan) -> Plan:
+    calls = [replace(c, type="builtin_function") for c in plan.tool_calls]
+    return replace(plan, tool_calls=calls, search=None)
+
+
+def serve_forever(port: int = 0, api_key: str = "test-key") -> None:
+    """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key."""
+    standin = KimiStandIn(api_key=api_key, port=port).start()
+    try:
+        print(f"Kimi stand-in listening on {standin.base_url}", flush=True)
+        print(f"API key: {standin.api_key}", flush=True)
+        print("Press Ctrl-C to stop.", flush=True)
+        while not standin.wait(3600):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        standin.stop()

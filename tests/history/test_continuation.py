@@ -1,0 +1,239 @@
+"""Partial mode / continuation, and resuming a stream cut by the network (stand-in)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from history_helpers import MODEL, aclient, client, fixture, message_result, standin, standin_server
+
+import kimi_ext
+from kimi_ext import (
+    AsyncKimi,
+    ChatCompletion,
+    ChatHistory,
+    ContinuedChatCompletion,
+    ContinuedMessage,
+    IncompleteStreamError,
+    Kimi,
+    Message,
+    MessagesHistory,
+    Response,
+)
+from kimi_ext.continuation import continue_answer
+from kimi_ext.testing import Fault, KimiStandIn, Reply
+
+_ = (aclient, client, standin, standin_server)  # fixtures
+
+ANSWER = (
+    "An idempotency key lets the server recognise a retried payment and return the first result."
+)
+PREFIX = "| Item | Why |\n|---|---|\n"
+
+
+def resource(c: Any, fmt: str) -> Any:
+    return c.chat.completions if fmt == "chat" else c.messages
+
+
+def params(fmt: str, messages: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "model": MODEL,
+        "messages": messages
+        if messages is not None
+        else [{"role": "user", "content": "Packing list?"}],
+    }
+    if fmt == "messages":
+        out["max_tokens"] = 4000
+    return out
+
+
+# --- continue_ -------------------------------------------------------------------------------
+
+
+def test_chat_partial_mode(client: Kimi, standin: KimiStandIn) -> None:
+    standin.queue("| Umbrella | Rain |")
+    history = ChatHistory(system="Use tables.")
+    history.add_user("Packing list as a table?")
+    result = client.chat.completions.continue_(prefix=PREFIX, **params("chat", history))
+    assert isinstance(result, ContinuedChatCompletion)
+    sent = standin.last_request.json["messages"]
+    assert sent[:-1] == history.to_wire() and len(history) == 2  # the history is unchanged
+    assert sent[-1] == {"role": "assistant", "content": PREFIX, "partial": True}
+    assert result.text == PREFIX + "| Umbrella | Rain |"
+    assert result.prefix == PREFIX and result.continuation.text == "| Umbrella | Rain |"
+    assert (
+        result.to_dict()["choices"][0]["message"]["reasoning_content"]
+        == result.continuation.reasoning
+    )
+    history.add(result)
+    assert history[-1]["content"] == result.text  # the whole turn is recorded
+    history.add_user("Thanks")
+    client.chat.completions.create(model=MODEL, messages=history)
+
+
+async def test_chat_partial_mode_async(aclient: AsyncKimi, standin: KimiStandIn) -> None:
+    standin.queue("rest")
+    result = await aclient.chat.completions.continue_(prefix="The ", **params("chat"))
+    assert result.text == "The rest"
+    assert standin.last_request.json["messages"][-1]["partial"] is True
+
+
+def test_messages_continuation(client: Kimi, standin: KimiStandIn) -> None:
+    standin.queue("| Umbrella | Rain |")
+    history = MessagesHistory(system="Use tables.")
+    history.add_user("Packing list as a table?")
+    result = client.messages.continue_(prefix=PREFIX, **params("messages", history))
+    assert isinstance(result, ContinuedMessage)
+    body = standin.last_request.json
+    assert body["system"] == "Use tables."  # from the history
+    # The final assistant turn is continued; its trailing whitespace is not sent.
+    assert body["messages"][-1] == {"role": "assistant", "content": PREFIX.rstrip()}
+    assert result.prefix == PREFIX.rstrip()
+    assert result.text == PREFIX.rstrip() + "| Umbrella | Rain |"
+    kinds = [b["type"] for b in result.content]
+    assert kinds == ["thinking", "text"]
+    assert result.content[0] == result.continuation.content[0]  # thinking untouched
+    history.add(result)
+    history.add_user("Thanks")
+    client.messages.create(**params("messages", history), system=history.system)
+
+
+async def test_messages_continuation_async(aclient: AsyncKimi, standin: KimiStandIn) -> None:
+    standin.queue("rest")
+    result = await aclient.messages.continue_(prefix="The", **params("messages"))
+    assert result.text == "Therest"
+
+
+def test_continued_message_without_text_gets_a_text_block_after_thinking() -> None:
+    continuation = message_result()  # thinking, text, tool_use, tool_use
+    data = continuation.to_dict()
+    data["content"] = [b for b in data["content"] if b["type"] != "text"]
+    combined = ContinuedMessage("I'll check.", Message(data))
+    assert [b["type"] for b in combined.content] == ["thinking", "text", "tool_use", "tool_use"]
+    assert combined.content[1] == {"type": "text", "text": "I'll check."}
+    odd = ContinuedChatCompletion("x", ChatCompletion({"choices": []}))
+    assert odd.text == "x"
+
+
+def test_empty_prefix_is_a_plain_request(client: Kimi, standin: KimiStandIn) -> None:
+    standin.queue("all of it", "all of it")
+    assert client.chat.completions.continue_(prefix="", **params("chat")).text == "all of it"
+    assert standin.last_request.json["messages"] == [{"role": "user", "content": "Packing list?"}]
+    assert client.messages.continue_(prefix="  ", **params("messages")).text == "all of it"
+    assert standin.last_request.json["messages"] == [{"role": "user", "content": "Packing list?"}]
+
+
+def test_only_chat_and_messages_continue(client: Kimi) -> None:
+    with pytest.raises(TypeError, match="only Chat"):
+        continue_answer(client.responses, prefix="x", model=MODEL, input="q")
+    with pytest.raises(TypeError, match="messages= is required"):
+        client.chat.completions.continue_(prefix="x", model=MODEL)
+
+
+# --- resume --------------------------------------------------------------------------------
+
+
+def cut_partway(c: Kimi, standin: KimiStandIn, fmt: str) -> IncompleteStreamError:
+    """Stream ANSWER once to count its events, then stream it again cut a few events before
+    the end: the partial holds some of the text."""
+    standin.queue(Reply(text=ANSWER, reasoning="Short."))
+    with resource(c, fmt).stream(**params(fmt)) as s:
+        events = sum(1 for _ in s)
+    standin.queue(Reply(text=ANSWER, reasoning="Short."))
+    standin.fault(Fault.cut_stream(after=events - 6))
+    with pytest.raises(IncompleteStreamError) as info, resource(c, fmt).stream(**params(fmt)) as s:
+        for _ in s:
+            pass
+    partial = info.value.partial
+    assert 0 < len(partial.text) < len(ANSWER) and ANSWER.startswith(partial.text)
+    return info.value
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+@pytest.mark.parametrize("stream", [False, True])
+def test_resume_a_cut_stream(client: Kimi, standin: KimiStandIn, fmt: str, stream: bool) -> None:
+    error = cut_partway(client, standin, fmt)
+    partial_text = error.partial.text
+    rest = ANSWER[len(partial_text.rstrip()) :]
+    standin.queue(rest)
+    result = kimi_ext.resume(client, error, stream=stream, **params(fmt))
+    assert result.text == ANSWER
+    last = standin.last_request.json
+    assert last["messages"][-1]["role"] == "assistant"
+    if fmt == "chat":
+        assert last["messages"][-1] == {
+            "role": "assistant",
+            "content": partial_text,
+            "partial": True,
+        }
+    else:
+        assert last["messages"][-1] == {"role": "assistant", "content": partial_text.rstrip()}
+    assert last.get("stream", False) is stream
+    history = (ChatHistory if fmt == "chat" else MessagesHistory)(params(fmt)["messages"])
+    history.add(result)
+    history.validate()
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+async def test_resume_a_cut_stream_async(
+    client: Kimi, aclient: AsyncKimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_partway(client, standin, fmt)
+    rest = ANSWER[len(error.partial.text.rstrip()) :]
+    standin.queue(rest, rest)
+    result = await kimi_ext.resume(aclient, error, **params(fmt))
+    assert result.text == ANSWER
+    streamed = await kimi_ext.resume(aclient, error.partial, stream=True, **params(fmt))
+    assert streamed.text == ANSWER
+
+
+def test_resume_again_when_the_continuation_breaks_too(client: Kimi, standin: KimiStandIn) -> None:
+    error = cut_partway(client, standin, "chat")
+    first = error.partial.text
+    rest = ANSWER[len(first) :]
+    standin.queue(Reply(text=rest, reasoning=""))
+    standin.fault(Fault.cut_stream(after=4))
+    with pytest.raises(IncompleteStreamError) as again:
+        kimi_ext.resume(client, error, stream=True, **params("chat"))
+    combined = again.value.partial
+    assert isinstance(combined, ContinuedChatCompletion)
+    assert combined.text.startswith(first) and len(combined.text) > len(first)
+    standin.queue(ANSWER[len(combined.text) :])
+    final = kimi_ext.resume(client, again.value, stream=True, **params("chat"))
+    assert final.text == ANSWER
+
+
+def test_resume_cut_during_reasoning_sends_the_request_again(
+    client: Kimi, standin: KimiStandIn
+) -> None:
+    standin.queue(Reply(text="short answer", reasoning="A long think " * 20))
+    standin.fault(Fault.cut_stream(after=3))
+    with (
+        pytest.raises(IncompleteStreamError) as info,
+        client.messages.stream(**params("messages")) as s,
+    ):
+        s.get_final_message()
+    assert info.value.partial.text == ""
+    standin.queue("short answer")
+    assert kimi_ext.resume(client, info.value, **params("messages")).text == "short answer"
+    assert standin.last_request.json["messages"] == params("messages")["messages"]
+
+
+def test_resume_uses_the_partials_model_and_refuses_responses(
+    client: Kimi, standin: KimiStandIn
+) -> None:
+    partial = ChatCompletion(
+        {
+            "model": "kimi-k3",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Hel"}}],
+        }
+    )
+    standin.queue("lo")
+    request = params("chat")
+    del request["model"]
+    assert kimi_ext.resume(client, partial, **request).text == "Hello"
+    assert standin.last_request.json["model"] == "kimi-k3"
+    with pytest.raises(TypeError, match="cannot resume a Response"):
+        kimi_ext.resume(
+            client, Response(fixture("responses/response_incomplete.json")), model=MODEL, input="q"
+        )
