@@ -36,5 +36,15 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/ruff format kimi_ext tests scripts $(wildcard benchmarks)
 
+## Speed against bare httpx and the openai / anthropic SDKs (installs the bench extra).
+bench: $(STAMP)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
+	$(BIN)/python -m benchmarks
+
+## The offline end-to-end demo: stand-in server + a scripted session in all three formats.
+## LIVE=1 (with KIMI_API_KEY set) runs the same session against the real service.
+demo: $(STAMP)
+	$(BIN)/python -m kimi_ext.demo $(if $(LIVE),--live,)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

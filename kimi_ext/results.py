@@ -126,6 +126,17 @@ class Result:
 
     @property
     def text(self) -> str:
+        """The visible answer."""
+        raise NotImplementedError
+
+    @property
+    def reasoning(self) -> str:
+        """The reasoning text ("" when the format or model sent none)."""
+        raise NotImplementedError
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls the model asked for, in order."""
         raise NotImplementedError
 
 

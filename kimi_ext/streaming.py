@@ -217,6 +217,17 @@ class _StreamCore(Generic[ResultT]):
             message, partial=self._acc.result(self.response), request=_request_of(self.response)
         )
 
+    def _new_fragments(self, marks: list[int]) -> list[tuple[str, str]]:
+        """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
+        out: list[tuple[str, str]] = []
+        for i, (kind, log) in enumerate(
+            (("reasoning", self._acc.reasoning_log), ("text", self._acc.text_log))
+        ):
+            if len(log) > marks[i]:
+                out.extend((kind, text) for text in log[marks[i] :] if text)
+                marks[i] = len(log)
+        return out
+
     def _end_of_body(self) -> None:
         if not self._acc.complete_at_eof():
             raise self._incomplete(None)
@@ -252,6 +263,24 @@ class SyncStream(_StreamCore[ResultT]):
     def reasoning_stream(self) -> Iterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
         return self._texts(self._acc.reasoning_log)
+
+    @property
+    def fragments(self) -> Iterator[tuple[str, str]]:
+        """``("reasoning" | "text", fragment)`` pairs in arrival order (consumes the stream).
+
+        For showing thinking and answer interleaved as they come::
+
+            for kind, text in stream.fragments:
+                print(text, end="")
+        """
+        return self._fragments()
+
+    def _fragments(self) -> Iterator[tuple[str, str]]:
+        marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+        for _ in self._iterator:
+            yield from self._new_fragments(marks)
+        if not self._finished:
+            raise self._not_finished()
 
     def _texts(self, log: list[str]) -> Iterator[str]:
         seen = len(log)
@@ -362,6 +391,19 @@ class AsyncStream(_StreamCore[ResultT]):
     def reasoning_stream(self) -> AsyncIterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
         return self._texts(self._acc.reasoning_log)
+
+    @property
+    def fragments(self) -> AsyncIterator[tuple[str, str]]:
+        """``("reasoning" | "text", fragment)`` pairs in arrival order (consumes the stream)."""
+        return self._fragments()
+
+    async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
+        marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+        async for _ in self._aiterator:
+            for fragment in self._new_fragments(marks):
+                yield fragment
+        if not self._finished:
+            raise self._not_finished()
 
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
         seen = len(log)

@@ -38,8 +38,6 @@ FaultKind = Literal[
 ]
 
 ALL_FORMATS: frozenset[str] = frozenset({"chat", "messages", "responses"})
-# Faults that act before the request is checked (they need no reply).
-PRE_KINDS: frozenset[str] = frozenset({"error", "slow_first_byte", "disconnect"})
 
 
 @dataclass(frozen=True)
@@ -234,7 +232,3 @@ class FaultPlan:
 
     def has(self, kind: str) -> bool:
         return self.first(kind) is not None
-
-    @property
-    def pre(self) -> tuple[Fault, ...]:
-        return tuple(f for f in self.faults if f.kind in PRE_KINDS)

@@ -320,22 +320,26 @@ class Checker:
                 raise self.plain(f"function name {name} is duplicated", param="tools")
             seen.add(name)
 
-    def schema_types(self, schema: Any, where: str) -> None:
-        """Moonshot rejects a property schema that does not say its type."""
+    def schema_types(self, schema: Any, where: str = "") -> None:
+        """Moonshot rejects a property schema that does not say its type.
+
+        ``where`` is the dotted path of ``schema`` inside the tool's parameters, ending in a
+        dot (``""`` for the root, ``"properties.a.items."`` further down).
+        """
         if not isinstance(schema, Mapping):
             return
         props = schema.get("properties")
         if isinstance(props, Mapping):
             for name, sub in props.items():
-                at = f"{where}.{name}" if where else f"properties.{name}"
+                at = f"{where}properties.{name}"
                 if isinstance(sub, Mapping) and not any(
                     k in sub for k in ("type", "anyOf", "oneOf", "allOf", "$ref")
                 ):
                     raise self.plain(f"At path '{at}': type is not defined", param="tools")
-                self.schema_types(sub, f"{at}.properties" if at else "properties")
+                self.schema_types(sub, f"{at}.")
         items = schema.get("items")
         if isinstance(items, Mapping):
-            self.schema_types(items, f"{where}.items" if where else "items")
+            self.schema_types(items, f"{where}items.")
 
     def cache_options(self, value: Any, path: str) -> str:
         self.kind(value, "object", path)
@@ -525,7 +529,7 @@ def _chat_tools(chk: Checker, tools: list[Any], path: str) -> tuple[list[str], b
                 fn, "parameters", "object", chk.path(where, "function", "parameters")
             )
             chk.field(fn, "strict", "boolean", chk.path(where, "function", "strict"))
-            chk.schema_types(params, "")
+            chk.schema_types(params)
         else:
             search = True
     return names, search
@@ -624,7 +628,7 @@ def check_messages(
             tool, "input_schema", "object", chk.path(where, "input_schema"), required=True
         )
         chk.field(tool, "description", "string", chk.path(where, "description"))
-        chk.schema_types(schema, "")
+        chk.schema_types(schema)
     chk.unique(names)
     if "tool_choice" in body:
         choice = chk.kind(body["tool_choice"], "object", "tool_choice")
@@ -794,7 +798,7 @@ def check_responses(body: Mapping[str, Any]) -> RequestInfo:
         if kind == "function":
             names.append(chk.tool_name(tool.get("name"), chk.path(where, "name")))
             params = chk.field(tool, "parameters", "object", chk.path(where, "parameters"))
-            chk.schema_types(params, "")
+            chk.schema_types(params)
         elif kind == "namespace":
             chk.field(tool, "name", "string", chk.path(where, "name"), required=True)
             inner = chk.field(tool, "tools", "array", chk.path(where, "tools"), required=True)
@@ -803,9 +807,7 @@ def check_responses(body: Mapping[str, Any]) -> RequestInfo:
                 chk.kind(sub, "object", at)
                 chk.choice(sub.get("type"), ("function",), chk.path(at, "type"))
                 chk.tool_name(sub.get("name"), chk.path(at, "name"))
-                chk.schema_types(
-                    chk.field(sub, "parameters", "object", chk.path(at, "parameters")), ""
-                )
+                chk.schema_types(chk.field(sub, "parameters", "object", chk.path(at, "parameters")))
         elif kind == "custom":
             names.append(chk.tool_name(tool.get("name"), chk.path(where, "name")))
             chk.field(tool, "format", "object", chk.path(where, "format"))

@@ -220,8 +220,13 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_body()
         headers = {k.lower(): v for k, v in self.headers.items()}
         peer = (str(self.client_address[0]), int(self.client_address[1]))
-        outcome = self.server.standin.handle(self.command, self.path, headers, body, peer)
         standin = self.server.standin
+        try:
+            outcome = standin.handle(self.command, self.path, headers, body, peer)
+        except Exception as exc:  # a stand-in bug: say so instead of dropping the connection
+            logger.exception("stand-in: internal error")
+            message = f"stand-in internal error: {exc!r}"
+            outcome = Outcome(500, {"error": {"message": message, "type": "server_error"}})
         if outcome.delay > 0 and standin.wait(outcome.delay):
             self.close_connection = True
             return
@@ -563,7 +568,9 @@ class KimiStandIn:
     def _authorized(self, record: RecordedRequest) -> bool:
         """``Authorization: Bearer <api_key>`` (the scheme is case-insensitive)."""
         scheme, _, token = record.headers.get("authorization", "").strip().partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip(), self.api_key)
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            token.strip().encode("utf-8"), self.api_key.encode("utf-8")
+        )
 
     def _other_path(self, record: RecordedRequest) -> Outcome:
         if record.path == "/v1/models" and record.method == "GET":
@@ -598,7 +605,13 @@ class KimiStandIn:
                 return self._replies.popleft()
         responder = self.responder
         if responder is not None:
-            reply = responder(record)
+            try:
+                reply = responder(record)
+            except Exception as exc:
+                logger.exception("stand-in: the responder raised")
+                raise ServiceError(
+                    500, f"stand-in: the responder raised {exc!r}", error_type="api_error"
+                ) from exc
             if reply is not None:
                 return reply
         return default_reply(info, body)

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import KEY, OK, PATHS, SleepRecorder, acreate, create, minimal
+from client_helpers import KEY, OK, PATHS, SleepRecorder, acreate, create, minimal
 from werkzeug import Response
 
 import kimi_ext

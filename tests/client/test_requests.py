@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import KEY, OK, PATHS, acreate, create, minimal
+from client_helpers import KEY, OK, PATHS, acreate, create, minimal
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Kimi, Message, Response

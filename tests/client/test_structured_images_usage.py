@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, TypedDict
 
 import pytest
-from conftest import OK, PATHS, minimal
+from client_helpers import OK, PATHS, minimal
 
 import kimi_ext
 from kimi_ext import Kimi, StructuredOutputError, usage_of

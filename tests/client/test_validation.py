@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import OK, PATHS, create, minimal
+from client_helpers import OK, PATHS, create, minimal
 
 from kimi_ext import Kimi, RequestValidationError
 

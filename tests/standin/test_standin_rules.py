@@ -837,3 +837,111 @@ def test_responses_accepts_the_documented_shapes(wire: Wire) -> None:
             safety_identifier="u",
         ),
     )
+
+
+# ------------------------------------------------------------------- wording of type errors
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            {"safety_identifier": None},
+            "Invalid type for 'safety_identifier': expected a string, but got null instead.",
+        ),
+        ({"stream": 1.5}, "Invalid type for 'stream': expected a boolean, but got number instead."),
+        (
+            {"prompt_cache_key": True},
+            "Invalid type for 'prompt_cache_key': expected a string, but got boolean instead.",
+        ),
+        (
+            {"stream_options": []},
+            "Invalid type for 'stream_options': expected an object, but got array instead.",
+        ),
+        (
+            {"messages": [{"role": "user", "content": {"text": "x"}}]},
+            "Invalid type for 'messages[0].content': expected an array, but got object instead.",
+        ),
+        (
+            {"messages": [5]},
+            "Invalid type for 'messages[0]': expected an object, but got integer instead.",
+        ),
+    ],
+)
+def test_chat_type_errors(wire: Wire, extra: dict[str, Any], message: str) -> None:
+    detail = wire.error("chat", chat_body(**extra))
+    assert message in detail["message"]
+    assert detail["param"] in message
+
+
+@pytest.mark.parametrize(
+    ("fmt", "extra", "expected"),
+    [
+        ("chat", {"prediction": {"type": "content"}}, "'prediction.content'"),
+        (
+            "chat",
+            {
+                "tools": [
+                    fn_tool(
+                        "f",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "a": {"type": "array", "items": {"properties": {"b": {}}}}
+                            },
+                        },
+                    )
+                ]
+            },
+            "At path 'properties.a.items.properties.b': type is not defined",
+        ),
+        (
+            "messages",
+            {
+                "messages": [
+                    {"role": "user", "content": "x"},
+                    {
+                        "role": "assistant",
+                        "content": [{"type": "web_search_tool_result", "tool_use_id": "s"}],
+                    },
+                ]
+            },
+            "messages.1.content.0.content: Field required",
+        ),
+        (
+            "messages",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "image",
+                                "source": {"type": "base64", "media_type": "image/png"},
+                            }
+                        ],
+                    }
+                ]
+            },
+            "messages.0.content.0.source.data: Field required",
+        ),
+        (
+            "messages",
+            {"tools": [{"type": "computer", "name": "c", "input_schema": {}}]},
+            "tools.0.type",
+        ),
+        ("responses", {"input": [{"type": "message", "role": "user"}]}, "'input[0].content'"),
+        (
+            "responses",
+            {"input": [{"type": "function_call_output", "call_id": "c"}]},
+            "'input[0].output'",
+        ),
+        (
+            "responses",
+            {"input": [{"role": "assistant", "content": [{"type": "refusal"}]}]},
+            "'input[0].content[0].refusal'",
+        ),
+    ],
+)
+def test_missing_nested_fields(wire: Wire, fmt: str, extra: dict[str, Any], expected: str) -> None:
+    assert expected in wire.error(fmt, BODY[fmt](**extra))["message"]

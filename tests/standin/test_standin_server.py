@@ -215,3 +215,41 @@ def test_command_line_runs_until_interrupted() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_main_parses_port_and_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kimi_ext.testing import __main__ as cli
+
+    calls: list[tuple[int, str]] = []
+    monkeypatch.setattr(cli, "serve_forever", lambda port, api_key: calls.append((port, api_key)))
+    cli.main(["--port", "8765"])
+    cli.main(["--api-key", "sk-x"])
+    assert calls == [(8765, "test-key"), (0, "sk-x")]
+
+
+def test_a_raising_responder_is_a_visible_500(wire: Wire, standin: KimiStandIn) -> None:
+    def broken(request: object) -> Reply:
+        raise RuntimeError("script bug")
+
+    standin.responder = broken
+    detail = wire.error("messages", messages_body(), 500)
+    assert "script bug" in detail["message"]
+
+
+def test_internal_errors_are_a_visible_500(
+    wire: Wire, standin: KimiStandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(*args: object) -> None:
+        raise KeyError("bug")
+
+    monkeypatch.setattr(standin, "handle", boom)
+    response = wire.client.post(PATHS["chat"], json=chat_body(), headers=wire.headers())
+    assert response.status_code == 500
+    assert "stand-in internal error" in response.json()["error"]["message"]
+
+
+def test_non_ascii_keys_do_not_crash_auth(wire: Wire) -> None:
+    response = wire.client.post(
+        PATHS["chat"], json=chat_body(), headers={"Authorization": "Bearer clé".encode("latin-1")}
+    )
+    assert response.status_code == 401
