@@ -11,10 +11,11 @@ together with the model and the cache group (``prompt_cache_key`` / ``metadata.u
 prompt, no tools and no earlier turn), ``tail_tokens = max(1, count_tokens(canonical rest))``
 and the request's input tokens are their sum, so the cached part never exceeds the input.
 
-**Reads and writes.** A request whose prefix hash is in the cache (and not expired) reads
-``prefix_tokens`` from the cache and writes nothing; otherwise it writes ``prefix_tokens``
-with the requested TTL (5m default, or 1h). A read keeps the entry's original TTL and
-restarts it. Any non-empty prefix is cached (there is no minimum length).
+**Reads and writes.** Every request caches its prefix. A later request reads the longest
+cached prefix that ends where one of its own user turns begins (so turn N+1 of a
+conversation reads what turn N wrote) and writes the remainder of its prefix with the
+requested TTL (5m default, or 1h); an exact match writes nothing. A read keeps the entry's
+original TTL and restarts it. Any non-empty prefix is cached (there is no minimum length).
 """
 
 from __future__ import annotations
@@ -89,21 +90,34 @@ class PromptCache:
         header, turns = conversation(fmt, body)
         cut = split_turns(turns)
         header = {k: v for k, v in header.items() if v is not None}
-        prefix_turns = turns[:cut]
-        prefix_tokens = (
-            count_tokens(canonical([header, prefix_turns])) if header or prefix_turns else 0
-        )
+        prefix_tokens = count_tokens(canonical([header, turns[:cut]])) if header or cut else 0
         total = prefix_tokens + max(1, count_tokens(canonical(turns[cut:])))
         if not self.enabled or prefix_tokens == 0:
             return CacheUse(total, write_ttl=ttl)
-        key = hashlib.sha256(
-            "\0".join((fmt, model, group, canonical([header, prefix_turns]))).encode("utf-8")
-        ).hexdigest()
+
+        def key(end: int) -> str:
+            text = "\0".join((fmt, model, group, canonical([header, turns[:end]])))
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+        # Earlier requests cached their prefixes, which end before one of this request's
+        # user turns: the longest such prefix still alive is read, the rest is written.
+        ends = [cut] + [
+            j for j in range(cut - 1, -1, -1)
+            if isinstance(turns[j], Mapping) and turns[j].get("role") == "user"
+        ]  # fmt: skip
+        if header and 0 not in ends:
+            ends.append(0)
         now = self._clock()
         with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None and entry[0] > now:
-                self._entries[key] = (now + TTL_SECONDS[entry[1]], entry[1])
-                return CacheUse(total, read=prefix_tokens, write_ttl=entry[1])
-            self._entries[key] = (now + TTL_SECONDS[ttl], ttl)
+            for end in ends:
+                entry = self._entries.get(key(end))
+                if entry is None or entry[0] <= now:
+                    continue
+                self._entries[key(end)] = (now + TTL_SECONDS[entry[1]], entry[1])
+                if end == cut:
+                    return CacheUse(total, read=prefix_tokens, write_ttl=entry[1])
+                read = count_tokens(canonical([header, turns[:end]])) if header or end else 0
+                self._entries[key(cut)] = (now + TTL_SECONDS[ttl], ttl)
+                return CacheUse(total, read=read, write=prefix_tokens - read, write_ttl=ttl)
+            self._entries[key(cut)] = (now + TTL_SECONDS[ttl], ttl)
         return CacheUse(total, write=prefix_tokens, write_ttl=ttl)

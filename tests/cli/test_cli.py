@@ -13,7 +13,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -230,10 +229,10 @@ def test_pseudo_terminal_session(kimi_standin: KimiStandIn) -> None:
     os.close(slave)
     screen = b""
 
-    def read_until(marker: bytes, timeout: float = 20) -> None:
+    def read_until(marker: bytes, count: int = 1, timeout: float = 20) -> None:
         nonlocal screen
         end = time.monotonic() + timeout
-        while marker not in screen and time.monotonic() < end:
+        while screen.count(marker) < count and time.monotonic() < end:
             ready, _, _ = select.select([master], [], [], 0.1)
             if ready:
                 try:
@@ -245,7 +244,7 @@ def test_pseudo_terminal_session(kimi_standin: KimiStandIn) -> None:
         read_until(b"you> ")
         os.write(master, b"hello\n")
         read_until(b"usage:")
-        read_until(b"you> ")
+        read_until(b"you> ", count=2)
         os.write(master, b"/exit\n")
         proc.wait(timeout=20)
     finally:
@@ -256,7 +255,3 @@ def test_pseudo_terminal_session(kimi_standin: KimiStandIn) -> None:
     assert b"\x1b[2mGreeting." in screen  # reasoning dimmed on a terminal
     assert b"Hi there." in screen
     assert screen.count(b"you> ") >= 2
-
-
-def _unused(*_: Any) -> None:
-    pass

@@ -117,13 +117,28 @@ def test_the_prefix_is_everything_before_the_last_user_turn(wire: Wire) -> None:
     turn1 = chat_body(
         messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": "Q1"}]
     )
-    wire.ok("chat", turn1)
+    _, read1, write1 = cache_numbers("chat", wire.ok("chat", turn1)["usage"])
+    assert (read1, write1 > 0) == (0, True)  # the system prompt is the first prefix
     history = [*turn1["messages"], {"role": "assistant", "content": "A1"}]
     turn2 = chat_body(messages=[*history, {"role": "user", "content": "Q2"}])
     _, read, write = cache_numbers("chat", wire.ok("chat", turn2)["usage"])
-    assert read == 0 and write > 0  # system + Q1 + A1 is a new prefix
+    # The next turn reads what the first wrote and writes only Q1 + A1.
+    assert read == write1 and write > 0
     retry = chat_body(messages=[*history, {"role": "user", "content": "Q2, rephrased"}])
-    assert cache_numbers("chat", wire.ok("chat", retry)["usage"])[1:] == (write, 0)
+    assert cache_numbers("chat", wire.ok("chat", retry)["usage"])[1:] == (read + write, 0)
+
+
+def test_a_conversation_reads_the_longest_cached_prefix(wire: Wire) -> None:
+    body = with_prefix("messages", "Q1")
+    first = wire.ok("messages", body)["usage"]
+    messages = [*body["messages"], {"role": "assistant", "content": "A1"}]
+    body2 = {**body, "messages": [*messages, {"role": "user", "content": "Q2"}]}
+    second = wire.ok("messages", body2)["usage"]
+    assert second["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
+    assert second["cache_creation_input_tokens"] > 0
+    other_model = {**body2, "model": "kimi-k3.1-pro-highspeed"}
+    third = wire.ok("messages", other_model)["usage"]
+    assert third["cache_read_input_tokens"] == 0  # caches are per model
 
 
 def test_cache_key_model_and_tools_separate_prefixes(wire: Wire) -> None:
