@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -255,3 +256,46 @@ def test_pseudo_terminal_session(kimi_standin: KimiStandIn) -> None:
     assert b"\x1b[2mGreeting." in screen  # reasoning dimmed on a terminal
     assert b"Hi there." in screen
     assert screen.count(b"you> ") >= 2
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [(403, "PermissionDeniedError"), (404, "NotFoundError"), (418, "APIStatusError")],
+)
+def test_other_status_classes_have_their_codes(
+    kimi_standin: KimiStandIn, status: int, expected: str
+) -> None:
+    kimi_standin.fault(Fault.error(status, "no", error_type="permission_error"))
+    run = kimi(kimi_standin, "--max-retries", "0", "hi")
+    assert run.returncode == CODE[expected], run.stderr
+    assert run.stderr.startswith(f"kimi: {expected}: {status}")
+
+
+def test_a_tampered_saved_history_is_refused_before_sending(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    saved = tmp_path / "talk.json"
+    kimi_standin.queue(Reply(text="Noted."))
+    assert kimi(kimi_standin, "--save", str(saved), "Remember apples").returncode == 0
+    data = json.loads(saved.read_text())
+    history = json.loads(data["history"])
+    text = json.dumps(history).replace("Thinking it over", "Thinking it ovex")
+    assert text != json.dumps(history), "the saved thinking text must be there to tamper with"
+    data["history"] = text
+    saved.write_text(json.dumps(data))
+    sent_before = len(kimi_standin.requests)
+    run = kimi(kimi_standin, "--load", str(saved), "again")
+    assert run.returncode == CODE["HistoryError"], run.stderr
+    assert "thinking" in run.stderr
+    assert len(kimi_standin.requests) == sent_before  # nothing was sent
+
+
+def test_non_json_success_body_has_its_code(httpserver: Any) -> None:
+    httpserver.expect_request("/v1/messages").respond_with_data("<html>portal</html>", status=200)
+    env = dict(os.environ, KIMI_API_KEY="k")
+    run = subprocess.run(
+        [sys.executable, "-m", "kimi_ext.cli", "chat", "--no-stream", "--base-url",
+         httpserver.url_for("").rstrip("/"), "hi"],
+        capture_output=True, text=True, env=env, timeout=30,
+    )  # fmt: skip
+    assert run.returncode == CODE["APIResponseError"], run.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from client_helpers import OK, PATHS, create, minimal
+from client_helpers import OK, PATHS, acreate, create, minimal
 
 from kimi_ext import Kimi, RequestValidationError
 
@@ -148,4 +148,14 @@ def test_non_json_values_are_a_validation_error(httpserver: Any, client: Kimi) -
         client.chat.completions.create(**minimal("chat", extra_body={"x": object()}))
     with pytest.raises(RequestValidationError, match="JSON"):
         client.chat.completions.create(**minimal("chat", extra_body={"x": float("nan")}))
+    assert httpserver.log == []
+
+
+@pytest.mark.parametrize(("fmt", "extra", "field", "rule"), CASES)
+async def test_async_client_enforces_the_same_rules(
+    httpserver: Any, aclient: Any, fmt: str, extra: dict[str, Any], field: str, rule: str
+) -> None:
+    with pytest.raises(RequestValidationError) as info:
+        await acreate(aclient, fmt, **minimal(fmt, **extra))
+    assert info.value.field == field and rule in str(info.value)
     assert httpserver.log == []
