@@ -1,0 +1,161 @@
+"""Benchmarks of kimi_ext against bare httpx and the openai / anthropic SDKs.
+
+Everything runs against a loopback HTTP/1.1 server in a child process
+(:mod:`benchmarks.server`) that serves the same prepared bytes to every client. Each
+group below measures its contenders interleaved (:mod:`benchmarks.runner`) and yields
+rows of one table; :func:`run_benchmarks` runs the groups of a :class:`Config`.
+
+Groups and goals (for kimi_ext):
+
+* ``small``: a small non-streaming request per format, <= 1.10x bare httpx;
+* ``stream``: accumulating a 20,000-event stream per format, <= 1.5x httpx
+  ``iter_lines`` + ``json.loads``;
+* ``linear``: per-event cost at 100,000 events <= 1.2x that at 5,000;
+  ``big``: one 4 MiB event decodes in linear time (per byte <= 1.2x that of 1 MiB);
+* ``history``: sending a 200-turn, ~2.5 MB history, <= 1.10x httpx ``json=``;
+* ``startup``: ``import kimi_ext`` + ``Kimi()`` in a fresh process, <= 1.5x ``import
+  httpx; httpx.Client()`` (raw and with interpreter startup subtracted);
+* ``memory``: peak traced memory while accumulating a 100,000-event stream, <= 3x
+  ``len(json.dumps(result.to_dict()))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .payloads import FORMATS
+
+if TYPE_CHECKING:
+    from .runner import Row
+
+__all__ = ["CONFIGS", "GROUPS", "Config", "run_benchmarks"]
+
+GROUPS = ("small", "stream", "linear", "big", "history", "startup", "memory")
+
+GOALS = {
+    "small": 1.10,
+    "stream": 1.5,
+    "linear": 1.2,
+    "big": 1.2,
+    "history": 1.10,
+    "startup": 1.5,
+    "memory": 3.0,
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    small_batch: int  # calls per timed sample
+    small_reps: int
+    stream_events: int
+    stream_reps: int
+    linear_events: tuple[int, int]
+    linear_reps: int
+    big_bytes: tuple[int, int]
+    big_reps: int
+    history_turns: int
+    history_scale: int  # ~12.5 * scale bytes per turn
+    history_batch: int
+    history_reps: int
+    startup_rounds: int
+    startup_warmup: int
+    startup_sdks: bool  # also time importing the SDKs (about a second each)
+    memory_events: int
+    memory_sdk_events: (
+        int  # the SDKs are slow: their memory is measured on a shorter stream (0: not)
+    )
+    memory_reps: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.name} (small: {self.small_reps} reps x {self.small_batch} calls; streams: "
+            f"{self.stream_events:,} events x {self.stream_reps} reps; linearity: "
+            f"{self.linear_events[0]:,} vs {self.linear_events[1]:,} events x "
+            f"{self.linear_reps} reps, {self.big_bytes[0]:,} vs {self.big_bytes[1]:,} bytes x "
+            f"{self.big_reps} reps; history: {self.history_turns} turns x {self.history_reps} "
+            f"reps; startup: {self.startup_rounds} rounds; memory: {self.memory_events:,} "
+            f"events, SDKs {self.memory_sdk_events:,})"
+        )
+
+
+CONFIGS = {
+    "full": Config(
+        name="full",
+        small_batch=100,
+        small_reps=9,
+        stream_events=20_000,
+        stream_reps=5,
+        linear_events=(5_000, 100_000),
+        linear_reps=5,
+        big_bytes=(1 << 20, 4 << 20),
+        big_reps=7,
+        history_turns=200,
+        history_scale=1250,
+        history_batch=2,
+        history_reps=7,
+        startup_rounds=15,
+        startup_warmup=2,
+        startup_sdks=True,
+        memory_events=100_000,
+        memory_sdk_events=20_000,
+        memory_reps=2,
+    ),
+    "quick": Config(
+        name="quick",
+        small_batch=30,
+        small_reps=3,
+        stream_events=2_000,
+        stream_reps=3,
+        linear_events=(1_000, 10_000),
+        linear_reps=3,
+        big_bytes=(256 << 10, 1 << 20),
+        big_reps=3,
+        history_turns=50,
+        history_scale=1250,
+        history_batch=1,
+        history_reps=3,
+        startup_rounds=3,
+        startup_warmup=1,
+        startup_sdks=True,
+        memory_events=10_000,
+        memory_sdk_events=2_000,
+        memory_reps=1,
+    ),
+    "smoke": Config(
+        name="smoke",
+        small_batch=1,
+        small_reps=1,
+        stream_events=60,
+        stream_reps=1,
+        linear_events=(60, 240),
+        linear_reps=1,
+        big_bytes=(4096, 16384),
+        big_reps=1,
+        history_turns=4,
+        history_scale=40,
+        history_batch=1,
+        history_reps=1,
+        startup_rounds=1,
+        startup_warmup=0,
+        startup_sdks=False,
+        memory_events=100,
+        memory_sdk_events=0,  # none: the child process would spend seconds importing them
+        memory_reps=1,
+    ),
+}
+
+
+def run_benchmarks(
+    config: Config,
+    *,
+    groups: Sequence[str] = GROUPS,
+    formats: Sequence[str] = FORMATS,
+    log: Callable[[str], None] = lambda text: None,
+) -> tuple[list[Row], str]:
+    """Run the groups; return the table rows and the notes for RESULTS.md."""
+    from .suite import run_suite
+
+    return run_suite(config, groups=groups, formats=formats, log=log)

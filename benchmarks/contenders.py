@@ -9,6 +9,7 @@ of looking fast. The first contender of every scenario is the baseline.
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,19 +18,24 @@ import httpx
 
 import kimi_ext
 
-from .payloads import MODEL, Expected, expected, history_messages
+from .payloads import MODEL, Expected, expected, history_messages, stream_bytes
 
 __all__ = [
     "BASELINE",
+    "KIMI_STREAM",
     "Clients",
     "Contender",
     "big_event",
+    "helper_name",
     "history",
+    "sdk_available",
     "small_request",
+    "socket_floor",
     "stream_accumulation",
 ]
 
 BASELINE = "httpx (baseline)"
+KIMI_STREAM = "kimi_ext stream()+get_final"
 KEY = "bench-key"
 QUESTION = "How do idempotency keys stop duplicate payments?"
 
@@ -55,17 +61,29 @@ class Clients:
         return f"{self.root}/s/{key}{PATHS[fmt]}"
 
     def kimi(self, key: str) -> kimi_ext.Kimi:
-        return self._get("kimi", key, lambda: kimi_ext.Kimi(api_key=KEY, base_url=f"{self.root}/s/{key}", timeout=60))
+        return self._get(
+            "kimi",
+            key,
+            lambda: kimi_ext.Kimi(api_key=KEY, base_url=f"{self.root}/s/{key}", timeout=60),
+        )
 
     def openai(self, key: str) -> Any:
         import openai
 
-        return self._get("openai", key, lambda: openai.OpenAI(api_key=KEY, base_url=f"{self.root}/s/{key}/v1", timeout=60))
+        return self._get(
+            "openai",
+            key,
+            lambda: openai.OpenAI(api_key=KEY, base_url=f"{self.root}/s/{key}/v1", timeout=60),
+        )
 
     def anthropic(self, key: str) -> Any:
         import anthropic
 
-        return self._get("anthropic", key, lambda: anthropic.Anthropic(api_key=KEY, base_url=f"{self.root}/s/{key}", timeout=60))
+        return self._get(
+            "anthropic",
+            key,
+            lambda: anthropic.Anthropic(api_key=KEY, base_url=f"{self.root}/s/{key}", timeout=60),
+        )
 
     def _get(self, lib: str, key: str, make: Callable[[], Any]) -> Any:
         client = self._cache.get((lib, key))
@@ -89,9 +107,17 @@ STREAM_HEADERS = {"Authorization": f"Bearer {KEY}", "Accept": "text/event-stream
 def request_for(fmt: str, **extra: Any) -> dict[str, Any]:
     """The small request body of a format (wire names)."""
     if fmt == "chat":
-        body: dict[str, Any] = {"model": MODEL, "messages": [{"role": "user", "content": QUESTION}], "max_tokens": 1024}
+        body: dict[str, Any] = {
+            "model": MODEL,
+            "messages": [{"role": "user", "content": QUESTION}],
+            "max_tokens": 1024,
+        }
     elif fmt == "messages":
-        body = {"model": MODEL, "max_tokens": 1024, "messages": [{"role": "user", "content": QUESTION}]}
+        body = {
+            "model": MODEL,
+            "max_tokens": 1024,
+            "messages": [{"role": "user", "content": QUESTION}],
+        }
     else:
         body = {"model": MODEL, "input": QUESTION, "max_output_tokens": 1024}
     body.update(extra)
@@ -105,7 +131,7 @@ def _sdk_name(fmt: str) -> str:
 # --- small non-streaming request ------------------------------------------------------------
 
 
-def small_request(clients: Clients, fmt: str) -> list[Contender]:
+def small_request(clients: Clients, fmt: str, *, sdks: bool = True) -> list[Contender]:
     key = f"{fmt}.small.0"
     url = clients.url(key, fmt)
     body = request_for(fmt)
@@ -118,20 +144,31 @@ def small_request(clients: Clients, fmt: str) -> list[Contender]:
     def check_dict(data: Any) -> None:
         assert data["model"] == MODEL, data
 
-    out = [Contender(BASELINE, baseline, check_dict)]
-    if fmt == "chat":
-        out.append(Contender("kimi_ext create()", lambda: kimi.chat.completions.create(**body), _check_text, kimi=True))
-        oa = clients.openai(key)
-        out.append(Contender("openai create()", lambda: oa.chat.completions.create(**body), _check_sdk_text))
-    elif fmt == "messages":
-        out.append(Contender("kimi_ext create()", lambda: kimi.messages.create(**body), _check_text, kimi=True))
-        an = clients.anthropic(key)
-        out.append(Contender("anthropic create()", lambda: an.messages.create(**body), _check_sdk_text))
-    else:
-        out.append(Contender("kimi_ext create()", lambda: kimi.responses.create(**body), _check_text, kimi=True))
-        oa = clients.openai(key)
-        out.append(Contender("openai create()", lambda: oa.responses.create(**body), _check_sdk_text))
+    resource: Any = {
+        "chat": kimi.chat.completions,
+        "messages": kimi.messages,
+        "responses": kimi.responses,
+    }[fmt]
+    out = [
+        Contender(BASELINE, baseline, check_dict),
+        Contender("kimi_ext create()", lambda: resource.create(**body), _check_text, kimi=True),
+    ]
+    if sdks:
+        out.append(_sdk_create(clients, key, fmt, body))
     return out
+
+
+def _sdk_create(clients: Clients, key: str, fmt: str, body: dict[str, Any]) -> Contender:
+    if fmt == "chat":
+        oa = clients.openai(key)
+        return Contender(
+            "openai create()", lambda: oa.chat.completions.create(**body), _check_sdk_text
+        )
+    if fmt == "messages":
+        an = clients.anthropic(key)
+        return Contender("anthropic create()", lambda: an.messages.create(**body), _check_sdk_text)
+    oa = clients.openai(key)
+    return Contender("openai create()", lambda: oa.responses.create(**body), _check_sdk_text)
 
 
 def _check_text(result: Any) -> None:
@@ -224,8 +261,16 @@ def _kimi_stream(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callabl
 
 
 def _kimi_iterate(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
-    resource: Any = {"chat": kimi.chat.completions, "messages": kimi.messages, "responses": kimi.responses}[fmt]
-    final = {"chat": "get_final_completion", "messages": "get_final_message", "responses": "get_final_response"}[fmt]
+    resource: Any = {
+        "chat": kimi.chat.completions,
+        "messages": kimi.messages,
+        "responses": kimi.responses,
+    }[fmt]
+    final = {
+        "chat": "get_final_completion",
+        "messages": "get_final_message",
+        "responses": "get_final_response",
+    }[fmt]
 
     def run() -> Any:
         stream = resource.create(stream=True, **body)
@@ -357,7 +402,13 @@ def _check_anthropic(exp: Expected) -> Callable[[Any], None]:
 
 
 def stream_accumulation(
-    clients: Clients, fmt: str, events: int, *, kind: str = "stream", sdks: bool = True, iterate: bool = True
+    clients: Clients,
+    fmt: str,
+    events: int,
+    *,
+    kind: str = "stream",
+    sdks: bool = True,
+    iterate: bool = True,
 ) -> list[Contender]:
     """Read a whole stream: the baseline parses each event; kimi_ext and the SDK helpers
     rebuild the final result; the SDKs' ``create(stream=True)`` loops collect the text."""
@@ -367,28 +418,91 @@ def stream_accumulation(
     kimi = clients.kimi(key)
     out = [
         Contender(BASELINE, _baseline_stream(clients, key, fmt), _check_count(exp.events)),
-        Contender("kimi_ext stream()+get_final", _kimi_stream(kimi, fmt, body), _check_kimi(exp, fmt), kimi=True),
+        Contender(KIMI_STREAM, _kimi_stream(kimi, fmt, body), _check_kimi(exp, fmt), kimi=True),
     ]
     if iterate:
-        out.append(Contender("kimi_ext create(stream=True) iterate", _kimi_iterate(kimi, fmt, body), _check_kimi(exp, fmt)))
+        out.append(
+            Contender(
+                "kimi_ext create(stream=True) iterate",
+                _kimi_iterate(kimi, fmt, body),
+                _check_kimi(exp, fmt),
+            )
+        )
     if not sdks:
         return out
     if fmt == "chat":
         oa = clients.openai(key)
         if iterate:
-            out.append(Contender("openai create(stream=True) iterate", _openai_chat_iterate(oa, body), _check_collected(exp)))
-        out.append(Contender("openai stream()+get_final", _openai_chat_helper(oa, body), _check_openai_chat(exp)))
+            out.append(
+                Contender(
+                    "openai create(stream=True) iterate",
+                    _openai_chat_iterate(oa, body),
+                    _check_collected(exp),
+                )
+            )
+        out.append(
+            Contender(helper_name(fmt), _openai_chat_helper(oa, body), _check_openai_chat(exp))
+        )
     elif fmt == "messages":
         an = clients.anthropic(key)
         if iterate:
-            out.append(Contender("anthropic create(stream=True) iterate", _anthropic_iterate(an, body), _check_collected(exp)))
-        out.append(Contender("anthropic stream()+get_final", _anthropic_helper(an, body), _check_anthropic(exp)))
+            out.append(
+                Contender(
+                    "anthropic create(stream=True) iterate",
+                    _anthropic_iterate(an, body),
+                    _check_collected(exp),
+                )
+            )
+        out.append(Contender(helper_name(fmt), _anthropic_helper(an, body), _check_anthropic(exp)))
     else:
         oa = clients.openai(key)
         if iterate:
-            out.append(Contender("openai create(stream=True) iterate", _openai_responses_iterate(oa, body), _check_collected(exp)))
-        out.append(Contender("openai stream()+get_final", _openai_responses_helper(oa, body), _check_openai_responses(exp)))
+            out.append(
+                Contender(
+                    "openai create(stream=True) iterate",
+                    _openai_responses_iterate(oa, body),
+                    _check_collected(exp),
+                )
+            )
+        out.append(
+            Contender(
+                helper_name(fmt), _openai_responses_helper(oa, body), _check_openai_responses(exp)
+            )
+        )
     return out
+
+
+def socket_floor(clients: Clients, fmt: str, events: int, *, kind: str = "stream") -> Contender:
+    """Only read the bytes of a stream from a raw socket: what the server and the loopback
+    cost, the floor under every contender (it shows the server is not the bottleneck)."""
+    key = f"{fmt}.{kind}.{events}"
+    host, port = clients.root.removeprefix("http://").rsplit(":", 1)
+    body = json.dumps(request_for(fmt, stream=True)).encode()
+    request = (
+        f"POST /s/{key}{PATHS[fmt]} HTTP/1.1\r\nHost: {host}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
+    size = len(stream_bytes(fmt, kind, events))
+
+    def run() -> int:
+        total = 0
+        tail = b""
+        with socket.create_connection((host, int(port))) as sock:
+            sock.sendall(request)
+            while True:
+                data = sock.recv(1 << 18)
+                if not data:
+                    break
+                total += len(data)
+                tail = (tail + data[-5:])[-5:]
+                if tail == b"0\r\n\r\n":  # the last chunk of the chunked body
+                    break
+        return total
+
+    def check(total: Any) -> None:
+        assert total > size, (total, size)
+
+    return Contender("raw socket read (server floor)", run, check)
 
 
 def big_event(clients: Clients, fmt: str, size: int, *, sdks: bool = True) -> list[Contender]:
@@ -399,7 +513,9 @@ def big_event(clients: Clients, fmt: str, size: int, *, sdks: bool = True) -> li
 # --- history ---------------------------------------------------------------------------------
 
 
-def history(clients: Clients, fmt: str, turns: int, *, scale: int = 1250) -> tuple[list[Contender], int]:
+def history(
+    clients: Clients, fmt: str, turns: int, *, scale: int = 1250, sdks: bool = True
+) -> tuple[list[Contender], int]:
     """Send a long history with reasoning and tool calls; the reply is small. Returns the
     contenders and the size of the request body in bytes."""
     key = f"{fmt}.small.0"
@@ -412,7 +528,11 @@ def history(clients: Clients, fmt: str, turns: int, *, scale: int = 1250) -> tup
     size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
     http = clients.http
     kimi = clients.kimi(key)
-    resource: Any = {"chat": kimi.chat.completions, "messages": kimi.messages, "responses": kimi.responses}[fmt]
+    resource: Any = {
+        "chat": kimi.chat.completions,
+        "messages": kimi.messages,
+        "responses": kimi.responses,
+    }[fmt]
     with_history = {**body, field: hist}
 
     def baseline() -> Any:
@@ -420,19 +540,24 @@ def history(clients: Clients, fmt: str, turns: int, *, scale: int = 1250) -> tup
 
     out = [
         Contender(BASELINE, baseline, lambda data: None),
-        Contender("kimi_ext create(), plain list", lambda: resource.create(**body), _check_text, kimi=True),
-        Contender(f"kimi_ext create(), {type(hist).__name__}", lambda: resource.create(**with_history), _check_text, kimi=True),
+        Contender(
+            "kimi_ext create(), plain list", lambda: resource.create(**body), _check_text, kimi=True
+        ),
+        Contender(
+            f"kimi_ext create(), {type(hist).__name__}",
+            lambda: resource.create(**with_history),
+            _check_text,
+            kimi=True,
+        ),
     ]
-    if fmt == "chat":
-        oa = clients.openai(key)
-        out.append(Contender("openai create()", lambda: oa.chat.completions.create(**body), _check_sdk_text))
-    elif fmt == "messages":
-        an = clients.anthropic(key)
-        out.append(Contender("anthropic create()", lambda: an.messages.create(**body), _check_sdk_text))
-    else:
-        oa = clients.openai(key)
-        out.append(Contender("openai create()", lambda: oa.responses.create(**body), _check_sdk_text))
+    if sdks:
+        out.append(_sdk_create(clients, key, fmt, body))
     return out, size
+
+
+def helper_name(fmt: str) -> str:
+    """The name of the SDK's stream-helper contender of a format."""
+    return f"{_sdk_name(fmt)} stream()+get_final"
 
 
 def sdk_available(fmt: str) -> bool:

@@ -43,14 +43,15 @@ _dumps = functools.partial(json.dumps, separators=(",", ":"))
 
 # Token-sized pieces of English, with the punctuation, quotes, newlines and occasional
 # accented letters that real output has. Mean length about 5 characters.
-_WORDS = (
+_TEXT = (
     "the model request stream token reply answer reason because first second then check "
     "value result error retry server client history turn tool call function argument "
     "weather city file path line number list object string field index event delta "
     "usage cache prompt output input message block thinking signature content system "
     "user assistant response status complete partial buffer decode encode parse json "
     "we need to look at this so it is not a an of in on for with by from and or but"
-).split()
+)
+_WORDS = _TEXT.split()
 _PIECES = (
     [" " + w for w in _WORDS]
     + [w[: len(w) // 2] for w in _WORDS if len(w) > 5]
@@ -175,7 +176,14 @@ def _chat(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
         }
         ev.append((None, head + _dumps(first) + tail))
         ev += [
-            (None, head + '{"tool_calls":[{"index":0,"function":{"arguments":' + _dumps(p) + "}}]}" + tail)
+            (
+                None,
+                head
+                + '{"tool_calls":[{"index":0,"function":{"arguments":'
+                + _dumps(p)
+                + "}}]}"
+                + tail,
+            )
             for p in args[1:]
         ]
     finish = "tool_calls" if args else "stop"
@@ -187,7 +195,9 @@ def _chat(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
         "prompt_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 412},
         "completion_tokens_details": {"reasoning_tokens": len(reasoning)},
     }
-    ev.append((None, head[: head.index('"choices"')] + '"choices":[],"usage":' + _dumps(usage) + "}"))
+    ev.append(
+        (None, head[: head.index('"choices"')] + '"choices":[],"usage":' + _dumps(usage) + "}")
+    )
     ev.append((None, "[DONE]"))
     return _sse(ev)
 
@@ -207,7 +217,10 @@ def _messages(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
                 "input_tokens": 214,
                 "cache_creation_input_tokens": 1536,
                 "cache_read_input_tokens": 0,
-                "cache_creation": {"ephemeral_5m_input_tokens": 1536, "ephemeral_1h_input_tokens": 0},
+                "cache_creation": {
+                    "ephemeral_5m_input_tokens": 1536,
+                    "ephemeral_1h_input_tokens": 0,
+                },
                 "output_tokens": 1,
             },
         },
@@ -224,10 +237,8 @@ def _messages(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
                 _dumps({"type": "content_block_start", "index": index, "content_block": body}),
             )
         )
-        prefix = '{"type":"content_block_delta","index":%d,"delta":{"type":"%s","%s":' % (
-            index,
-            dtype,
-            field,
+        prefix = (
+            f'{{"type":"content_block_delta","index":{index},"delta":{{"type":"{dtype}","{field}":'
         )
         ev.extend(("content_block_delta", prefix + _dumps(p) + "}}") for p in deltas)
         if kind == "thinking":
@@ -238,15 +249,26 @@ def _messages(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
                     _dumps({"type": "content_block_delta", "index": index, "delta": sig}),
                 )
             )
-        ev.append(("content_block_stop", '{"type":"content_block_stop","index":%d}' % index))
+        ev.append(("content_block_stop", f'{{"type":"content_block_stop","index":{index}}}'))
         index += 1
 
     if reasoning:
-        block("thinking", {"type": "thinking", "thinking": "", "signature": ""}, reasoning, "thinking_delta", "thinking")
+        block(
+            "thinking",
+            {"type": "thinking", "thinking": "", "signature": ""},
+            reasoning,
+            "thinking_delta",
+            "thinking",
+        )
     if text:
         block("text", {"type": "text", "text": ""}, text, "text_delta", "text")
     if args:
-        tool = {"type": "tool_use", "id": "functions.write_file:0", "name": "write_file", "input": {}}
+        tool = {
+            "type": "tool_use",
+            "id": "functions.write_file:0",
+            "name": "write_file",
+            "input": {},
+        }
         block("tool_use", tool, args, "input_json_delta", "partial_json")
     delta = {
         "type": "message_delta",
@@ -267,7 +289,7 @@ def _responses(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
         if isinstance(body, dict):
             data = _dumps({"type": kind, "sequence_number": seq, **body})
         else:
-            data = '{"type":"%s","sequence_number":%d,%s' % (kind, seq, body)
+            data = f'{{"type":"{kind}","sequence_number":{seq},{body}'
         ev.append((kind, data))
         seq += 1
 
@@ -298,7 +320,7 @@ def _responses(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
     index = 0
 
     def deltas(kind: str, item_id: str, pieces: list[str], content_index: bool) -> None:
-        where = '"item_id":"%s","output_index":%d,' % (item_id, index)
+        where = f'"item_id":"{item_id}","output_index":{index},'
         if content_index:
             where += '"content_index":0,'
         for p in pieces:
@@ -307,39 +329,103 @@ def _responses(reasoning: list[str], text: list[str], args: list[str]) -> bytes:
     if reasoning:
         rid = "rs_1b2c3d4e5f60718293a4b5c7"
         full = "".join(reasoning)
-        item = {"type": "reasoning", "id": rid, "summary": [], "content": [], "encrypted_content": None, "status": "in_progress"}
+        item = {
+            "type": "reasoning",
+            "id": rid,
+            "summary": [],
+            "content": [],
+            "encrypted_content": None,
+            "status": "in_progress",
+        }
         add("response.output_item.added", {"output_index": index, "item": item})
-        add("response.content_part.added", {"item_id": rid, "output_index": index, "content_index": 0, "part": {"type": "reasoning_text", "text": ""}})
+        add(
+            "response.content_part.added",
+            {
+                "item_id": rid,
+                "output_index": index,
+                "content_index": 0,
+                "part": {"type": "reasoning_text", "text": ""},
+            },
+        )
         deltas("response.reasoning_text.delta", rid, reasoning, True)
-        add("response.reasoning_text.done", {"item_id": rid, "output_index": index, "content_index": 0, "text": full})
+        add(
+            "response.reasoning_text.done",
+            {"item_id": rid, "output_index": index, "content_index": 0, "text": full},
+        )
         part = {"type": "reasoning_text", "text": full}
-        add("response.content_part.done", {"item_id": rid, "output_index": index, "content_index": 0, "part": part})
-        done = {"type": "reasoning", "id": rid, "summary": [], "content": [part], "encrypted_content": None}
+        add(
+            "response.content_part.done",
+            {"item_id": rid, "output_index": index, "content_index": 0, "part": part},
+        )
+        done = {
+            "type": "reasoning",
+            "id": rid,
+            "summary": [],
+            "content": [part],
+            "encrypted_content": None,
+        }
         add("response.output_item.done", {"output_index": index, "item": done})
         output.append(done)
         index += 1
     if text:
         mid = "msg_1b2c3d4e5f60718293a4b5d0"
         full = "".join(text)
-        item = {"type": "message", "id": mid, "status": "in_progress", "role": "assistant", "content": []}
+        item = {
+            "type": "message",
+            "id": mid,
+            "status": "in_progress",
+            "role": "assistant",
+            "content": [],
+        }
         add("response.output_item.added", {"output_index": index, "item": item})
         empty = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
-        add("response.content_part.added", {"item_id": mid, "output_index": index, "content_index": 0, "part": empty})
+        add(
+            "response.content_part.added",
+            {"item_id": mid, "output_index": index, "content_index": 0, "part": empty},
+        )
         deltas("response.output_text.delta", mid, text, True)
-        add("response.output_text.done", {"item_id": mid, "output_index": index, "content_index": 0, "text": full, "logprobs": []})
+        add(
+            "response.output_text.done",
+            {
+                "item_id": mid,
+                "output_index": index,
+                "content_index": 0,
+                "text": full,
+                "logprobs": [],
+            },
+        )
         part = {"type": "output_text", "text": full, "annotations": [], "logprobs": []}
-        add("response.content_part.done", {"item_id": mid, "output_index": index, "content_index": 0, "part": part})
-        done = {"type": "message", "id": mid, "status": "completed", "role": "assistant", "content": [part]}
+        add(
+            "response.content_part.done",
+            {"item_id": mid, "output_index": index, "content_index": 0, "part": part},
+        )
+        done = {
+            "type": "message",
+            "id": mid,
+            "status": "completed",
+            "role": "assistant",
+            "content": [part],
+        }
         add("response.output_item.done", {"output_index": index, "item": done})
         output.append(done)
         index += 1
     if args:
         fid = "fc_1b2c3d4e5f60718293a4b5c8"
         full = "".join(args)
-        item = {"type": "function_call", "id": fid, "call_id": "functions.write_file:0", "name": "write_file", "arguments": "", "status": "in_progress"}
+        item = {
+            "type": "function_call",
+            "id": fid,
+            "call_id": "functions.write_file:0",
+            "name": "write_file",
+            "arguments": "",
+            "status": "in_progress",
+        }
         add("response.output_item.added", {"output_index": index, "item": item})
         deltas("response.function_call_arguments.delta", fid, args, False)
-        add("response.function_call_arguments.done", {"item_id": fid, "output_index": index, "name": "write_file", "arguments": full})
+        add(
+            "response.function_call_arguments.done",
+            {"item_id": fid, "output_index": index, "name": "write_file", "arguments": full},
+        )
         done = {**item, "arguments": full, "status": "completed"}
         add("response.output_item.done", {"output_index": index, "item": done})
         output.append(done)
@@ -471,12 +557,21 @@ def history_messages(fmt: str, turns: int, scale: int = 1250) -> tuple[Any, dict
             if turn["user"]:
                 msgs.add_user(turn["user"])
             content: list[dict[str, Any]] = [
-                {"type": "thinking", "thinking": turn["reasoning"], "signature": f"EqQBCkYIBRgC{n:06d}=="}
+                {
+                    "type": "thinking",
+                    "thinking": turn["reasoning"],
+                    "signature": f"EqQBCkYIBRgC{n:06d}==",
+                }
             ]
             if turn["text"]:
                 content.append({"type": "text", "text": turn["text"]})
             content += [
-                {"type": "tool_use", "id": c["id"], "name": c["name"], "input": json.loads(c["arguments"])}
+                {
+                    "type": "tool_use",
+                    "id": c["id"],
+                    "name": c["name"],
+                    "input": json.loads(c["arguments"]),
+                }
                 for c in turn["calls"]
             ]
             reply = {
@@ -524,7 +619,13 @@ def history_messages(fmt: str, turns: int, scale: int = 1250) -> tuple[Any, dict
             }
             for c in turn["calls"]
         ]
-        reply = {"id": f"resp_{n}", "object": "response", "model": MODEL, "status": "completed", "output": output}
+        reply = {
+            "id": f"resp_{n}",
+            "object": "response",
+            "model": MODEL,
+            "status": "completed",
+            "output": output,
+        }
         resp.add(Response(reply))
         for c in turn["calls"]:
             resp.add_tool_result(c["id"], c["result"])

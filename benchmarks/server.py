@@ -11,18 +11,22 @@ chunked (``Transfer-Encoding: chunked``) in 64 KiB chunks cut without regard to 
 boundaries, the way a proxy in front of the model re-chunks them.
 
     python -m benchmarks.server      # prints "PORT <n>", serves until stdin closes
+
+``GET /s/<scenario>/prime`` builds a scenario's bytes ahead of the timed requests.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 import threading
+from pathlib import Path
 
 from .payloads import build_body
 
-__all__ = ["serve"]
+__all__ = ["Server", "serve"]
 
 CHUNK = 64 * 1024
 _cache: dict[str, bytes] = {}
@@ -105,6 +109,10 @@ def _handle(conn: socket.socket) -> None:
                     left -= got
             segments = target.split("/")
             key = segments[2] if len(segments) > 2 and segments[1] == "s" else ""
+            if segments[-1] == "prime":  # build the scenario now, outside any timing
+                _reply(key)
+                conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
+                continue
             conn.sendall(_reply(key))
     except (ConnectionError, OSError):
         return
@@ -153,6 +161,63 @@ def serve(host: str = "127.0.0.1") -> None:
     finally:
         listener.close()
         os._exit(0)
+
+
+class Server:
+    """The server in a child process: ``with Server() as root: ...`` (root is its URL)."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self.root = ""
+
+    def __enter__(self) -> str:
+        repo = Path(__file__).resolve().parent.parent
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo), env.get("PYTHONPATH")]))
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.server"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=repo,
+            env=env,
+        )
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline().decode().split()
+        if len(line) != 2 or line[0] != "PORT":
+            self.__exit__()
+            raise RuntimeError("the benchmark server did not start")
+        self.root = f"http://127.0.0.1:{line[1]}"
+        return self.root
+
+    def prime(self, *keys: str) -> None:
+        """Have the server build these scenarios now (building 100,000 events takes a while)."""
+        with socket.create_connection(("127.0.0.1", int(self.root.rsplit(":", 1)[1]))) as sock:
+            for key in keys:
+                sock.sendall(f"GET /s/{key}/prime HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                reply = b""
+                while b"\r\n\r\n" not in reply:
+                    data = sock.recv(4096)
+                    if not data:
+                        raise RuntimeError(f"the server closed the connection priming {key}")
+                    reply += data
+                if not reply.startswith(b"HTTP/1.1 204"):
+                    raise RuntimeError(f"cannot prime {key}: {reply[:200]!r}")
+
+    def __exit__(self, *exc: object) -> None:
+        proc = self._proc
+        self._proc = None
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()  # the server exits when its stdin closes
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        finally:
+            if proc.stdout is not None:
+                proc.stdout.close()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,6 +126,7 @@ def build_body(
     endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = False
 ) -> dict[str, Any]:
     """The validated JSON body for ``params`` (see :func:`prepare`)."""
+    _check_options(params)
     body: dict[str, Any] = {
         k: v for k, v in params.items() if v is not None and k not in CLIENT_OPTIONS
     }
@@ -147,6 +149,33 @@ def build_body(
     if extra:
         body.update(extra)
     return body
+
+
+def _check_options(params: Mapping[str, Any]) -> None:
+    """The client options have the types the sender relies on (else they fail mid-call)."""
+    for name in ("extra_body", "extra_headers"):
+        value = params.get(name)
+        if value is not None and not isinstance(value, Mapping):
+            raise RequestValidationError(name, value, "must be a dict")
+    headers = params.get("extra_headers") or {}
+    for key, value in headers.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise RequestValidationError(
+                f"extra_headers[{key!r}]", value, "header names and values must be strings"
+            )
+    timeout = params.get("timeout")
+    if timeout is not None and not isinstance(timeout, httpx.Timeout):
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+            raise RequestValidationError(
+                "timeout", timeout, "must be seconds (a number), an httpx.Timeout or None"
+            )
+        if not 0 <= timeout < math.inf:
+            raise RequestValidationError("timeout", timeout, "must be a finite number >= 0")
+    retries = params.get("max_retries")
+    if retries is not None and (
+        isinstance(retries, bool) or not isinstance(retries, int) or retries < 0
+    ):
+        raise RequestValidationError("max_retries", retries, "must be an integer >= 0")
 
 
 def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None:

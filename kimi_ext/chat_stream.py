@@ -30,7 +30,15 @@ from typing import Any, ClassVar
 import httpx
 
 from .results import ChatCompletion
-from .streaming import Accumulator, AsyncStream, ErrorEventReceived, StreamEvent, SyncStream
+from .streaming import (
+    TEXT_BATCH,
+    Accumulator,
+    AsyncStream,
+    ErrorEventReceived,
+    StreamEvent,
+    SyncStream,
+    TextBuffer,
+)
 
 __all__ = [
     "AsyncChatCompletionStream",
@@ -58,14 +66,14 @@ class _ToolCall:
         self.id: str | None = None
         self.type: str | None = None
         self.name: list[str] = []
-        self.args: list[str] = []
+        self.args = TextBuffer()
         self.extra: dict[str, Any] = {}
 
     def build(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id if self.id is not None else "",
             "type": self.type or "function",
-            "function": {"name": "".join(self.name), "arguments": "".join(self.args)},
+            "function": {"name": "".join(self.name), "arguments": self.args.join()},
         }
         out.update(self.extra)
         return out
@@ -80,6 +88,7 @@ class _Choice:
         "extra",
         "extra_message",
         "finish_reason",
+        "first",
         "index",
         "logprobs",
         "reasoning",
@@ -87,11 +96,12 @@ class _Choice:
         "role",
     )
 
-    def __init__(self, index: Any, content: list[str], reasoning: list[str]) -> None:
+    def __init__(self, index: Any, first: bool) -> None:
         self.index = index
+        self.first = first  # the first choice feeds text_stream and reasoning_stream
         self.role: str | None = None
-        self.content = content
-        self.reasoning = reasoning
+        self.content = TextBuffer()
+        self.reasoning = TextBuffer()
         self.reasoning_seen = False
         self.calls: list[_ToolCall] = []
         self.by_index: dict[Any, _ToolCall] = {}
@@ -134,7 +144,7 @@ class _Choice:
                     call.name.append(name)
                 arguments = function.get("arguments")
                 if arguments and isinstance(arguments, str):
-                    call.args.append(arguments)
+                    call.args.add(arguments)
             if not (delta.keys() <= _CALL_KEYS):
                 for key, value in delta.items():
                     if key not in _CALL_KEYS and value is not None:
@@ -144,10 +154,10 @@ class _Choice:
         for key, value in delta.items():
             if key == "content":
                 if type(value) is str:
-                    self.content.append(value)
+                    self.content.add(value)
             elif key == "reasoning_content":
                 if type(value) is str:
-                    self.reasoning.append(value)
+                    self.reasoning.add(value)
                     self.reasoning_seen = True
             elif key == "tool_calls":
                 if value and type(value) is list:
@@ -175,12 +185,12 @@ class _Choice:
                 self.logprobs[key] = value
 
     def build(self) -> dict[str, Any]:
-        content: str | None = "".join(self.content)
+        content: str | None = self.content.join()
         if not content and self.calls:
             content = None
         message: dict[str, Any] = {"role": self.role or "assistant", "content": content}
         if self.reasoning_seen:
-            message["reasoning_content"] = "".join(self.reasoning)
+            message["reasoning_content"] = self.reasoning.join()
         if self.calls:
             message["tool_calls"] = [call.build() for call in self.calls]
         message.update(self.extra_message)
@@ -230,22 +240,42 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
                     if len(delta) == 1:
                         content = delta.get("content")
                         if type(content) is str:
-                            state.content.append(content)
+                            pieces = state.content.tail  # TextBuffer.add, inlined
+                            pieces.append(content)
+                            if len(pieces) >= TEXT_BATCH:
+                                state.content.fold()
+                            if self.watchers and state.first:
+                                self.text_log.append(content)
                         else:
                             reasoning = delta.get("reasoning_content")
                             if type(reasoning) is str:
-                                state.reasoning.append(reasoning)
+                                pieces = state.reasoning.tail
+                                pieces.append(reasoning)
+                                if len(pieces) >= TEXT_BATCH:
+                                    state.reasoning.fold()
                                 state.reasoning_seen = True
+                                if self.watchers and state.first:
+                                    self.reasoning_log.append(reasoning)
                             else:
-                                state.merge_delta(delta)
+                                self._merge_delta(state, delta)
                     else:
-                        state.merge_delta(delta)
+                        self._merge_delta(state, delta)
                 if len(choice) > 3 or choice.get("finish_reason") is not None:
                     self._merge_choice(state, choice)
         usage = data.get("usage")
         if usage:
             self.usage = usage
         return "chunk"
+
+    def _merge_delta(self, state: _Choice, delta: dict[str, Any]) -> None:
+        state.merge_delta(delta)
+        if self.watchers and state.first:
+            content = delta.get("content")
+            if type(content) is str:
+                self.text_log.append(content)
+            reasoning = delta.get("reasoning_content")
+            if type(reasoning) is str:
+                self.reasoning_log.append(reasoning)
 
     def _merge_choice(self, state: _Choice, choice: dict[str, Any]) -> None:
         for key, value in choice.items():
@@ -264,10 +294,8 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
                 state.extra[key] = value
 
     def _new_choice(self, index: Any) -> _Choice:
-        if index == 0:  # the first choice feeds text_stream and reasoning_stream
-            state = _Choice(index, self.text_log, self.reasoning_log)
-        else:
-            state = _Choice(index, [], [])
+        # The first choice feeds text_stream and reasoning_stream.
+        state = _Choice(index, index == 0)
         self._choices[index] = state
         return state
 

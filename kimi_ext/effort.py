@@ -46,7 +46,7 @@ def normalize_effort(value: Any, *, model: Any, field: str = "effort") -> str:
             value,
             "must be one of low, high, max (or an alias: medium, xhigh, minimal, none)",
         )
-    if model in MAX_ONLY_MODELS and level != "max":
+    if isinstance(model, str) and model in MAX_ONLY_MODELS and level != "max":
         raise RequestValidationError(
             field, value, f"model {model} accepts only effort max (got {level} after aliases)"
         )

@@ -33,7 +33,15 @@ from typing import Any, ClassVar
 import httpx
 
 from .results import Message
-from .streaming import Accumulator, AsyncStream, ErrorEventReceived, StreamEvent, SyncStream
+from .streaming import (
+    TEXT_BATCH,
+    Accumulator,
+    AsyncStream,
+    ErrorEventReceived,
+    StreamEvent,
+    SyncStream,
+    TextBuffer,
+)
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
 
@@ -69,19 +77,19 @@ class _Block:
 
     def __init__(self, base: dict[str, Any]) -> None:
         self.base = base
-        self.text: list[str] = []
-        self.thinking: list[str] = []
+        self.text = TextBuffer()
+        self.thinking = TextBuffer()
         self.signature: list[str] = []
-        self.json: list[str] = []
+        self.json = TextBuffer()
         self.citations: list[Any] = []
         self.final: dict[str, Any] | None = None
 
     def build(self) -> dict[str, Any]:
         out = dict(self.base)
         if self.text:
-            out["text"] = _str(out.get("text")) + "".join(self.text)
+            out["text"] = _joined(out.get("text"), self.text)
         if self.thinking:
-            out["thinking"] = _str(out.get("thinking")) + "".join(self.thinking)
+            out["thinking"] = _joined(out.get("thinking"), self.thinking)
         if self.signature:
             out["signature"] = _str(out.get("signature")) + "".join(self.signature)
         if self.citations:
@@ -90,7 +98,7 @@ class _Block:
                 self.citations
             )
         if self.json:
-            raw = "".join(self.json)
+            raw = self.json.join()
             if raw.strip():
                 try:
                     out["input"] = json.loads(raw)
@@ -101,6 +109,11 @@ class _Block:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _joined(previous: Any, pieces: TextBuffer) -> str:
+    text = pieces.join()
+    return previous + text if isinstance(previous, str) and previous else text
 
 
 class MessageAccumulator(Accumulator[Message]):
@@ -130,17 +143,25 @@ class MessageAccumulator(Accumulator[Message]):
             if dtype == "text_delta":
                 text = delta.get("text")
                 if type(text) is str:
-                    block.text.append(text)
-                    self.text_log.append(text)
+                    pieces = block.text.tail  # TextBuffer.add, inlined
+                    pieces.append(text)
+                    if len(pieces) >= TEXT_BATCH:
+                        block.text.fold()
+                    if self.watchers:
+                        self.text_log.append(text)
             elif dtype == "thinking_delta":
                 text = delta.get("thinking")
                 if type(text) is str:
-                    block.thinking.append(text)
-                    self.reasoning_log.append(text)
+                    pieces = block.thinking.tail
+                    pieces.append(text)
+                    if len(pieces) >= TEXT_BATCH:
+                        block.thinking.fold()
+                    if self.watchers:
+                        self.reasoning_log.append(text)
             elif dtype == "input_json_delta":
                 text = delta.get("partial_json")
                 if type(text) is str:
-                    block.json.append(text)
+                    block.json.add(text)
             elif dtype == "signature_delta":
                 text = delta.get("signature")
                 if type(text) is str:

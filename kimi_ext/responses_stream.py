@@ -32,7 +32,15 @@ from typing import Any, ClassVar
 import httpx
 
 from .results import Response
-from .streaming import Accumulator, AsyncStream, ErrorEventReceived, StreamEvent, SyncStream
+from .streaming import (
+    TEXT_BATCH,
+    Accumulator,
+    AsyncStream,
+    ErrorEventReceived,
+    StreamEvent,
+    SyncStream,
+    TextBuffer,
+)
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
 
@@ -76,35 +84,60 @@ class ResponsesStreamEvent(StreamEvent):
 
 
 class _Part:
-    """A content or summary part: its announced dict plus the text its deltas carried."""
+    """A content or summary part: its announced dict plus the text its deltas carried.
 
-    __slots__ = ("base", "done_text", "field", "final", "pieces")
+    What a later event supersedes is let go (``final`` wins over ``done_text``, which
+    wins over the deltas), so a long stream does not hold its text several times."""
+
+    __slots__ = ("_done_text", "_final", "base", "field", "pieces")
 
     def __init__(self, base: dict[str, Any]) -> None:
         self.base = base
         self.field = "refusal" if base.get("type") == "refusal" else "text"
-        self.pieces: list[str] = []
-        self.done_text: str | None = None
-        self.final: dict[str, Any] | None = None
+        self.pieces = TextBuffer()
+        self._done_text: str | None = None
+        self._final: dict[str, Any] | None = None
+
+    @property
+    def done_text(self) -> str | None:
+        return self._done_text
+
+    @done_text.setter
+    def done_text(self, text: str) -> None:
+        self._done_text = text
+        self.pieces = TextBuffer()  # no longer used by build()
+
+    @property
+    def final(self) -> dict[str, Any] | None:
+        return self._final
+
+    @final.setter
+    def final(self, part: dict[str, Any]) -> None:
+        self._final = part
+        self.pieces = TextBuffer()
+        if self._done_text is not None:
+            self._done_text = ""  # still set (so ignored), without the text
 
     def build(self) -> dict[str, Any]:
-        if self.final is not None:
-            return self.final
+        if self._final is not None:
+            return self._final
         out = dict(self.base)
-        if self.done_text is not None:
-            out[self.field] = self.done_text
+        if self._done_text is not None:
+            out[self.field] = self._done_text
         elif self.pieces:
-            previous = out.get(self.field)
-            out[self.field] = (previous if isinstance(previous, str) else "") + "".join(self.pieces)
+            out[self.field] = _joined(out.get(self.field), self.pieces)
         return out
 
 
 class _Item:
+    """An output item: announced, built from deltas, then replaced by its final form
+    (once ``final`` is set, what built it is let go: build() returns ``final``)."""
+
     __slots__ = (
+        "_final",
         "args",
         "args_done",
         "base",
-        "final",
         "input",
         "input_done",
         "parts",
@@ -114,14 +147,30 @@ class _Item:
 
     def __init__(self, base: dict[str, Any]) -> None:
         self.base = base
-        self.final: dict[str, Any] | None = None
+        self._final: dict[str, Any] | None = None
         self.parts: dict[Any, _Part] = {}
         self.summary: dict[Any, _Part] = {}
-        self.args: list[str] = []
+        self.args = TextBuffer()
         self.args_done: str | None = None
-        self.input: list[str] = []
+        self.input = TextBuffer()
         self.input_done: str | None = None
         self.reasoning_text = False  # reasoning_text deltas arrived for this item
+
+    @property
+    def final(self) -> dict[str, Any] | None:
+        return self._final
+
+    @final.setter
+    def final(self, item: dict[str, Any]) -> None:
+        self._final = item
+        self.parts = {}
+        self.summary = {}
+        self.args = TextBuffer()
+        self.input = TextBuffer()
+        if self.args_done is not None:
+            self.args_done = ""
+        if self.input_done is not None:
+            self.input_done = ""
 
     def part(self, index: Any, implied: dict[str, Any]) -> _Part:
         part = self.parts.get(index)
@@ -136,8 +185,8 @@ class _Item:
         return part
 
     def build(self) -> dict[str, Any]:
-        if self.final is not None:
-            return self.final
+        if self._final is not None:
+            return self._final
         out = dict(self.base)
         if self.parts:
             out["content"] = _place(out.get("content"), self.parts)
@@ -161,8 +210,9 @@ def _copy(template: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _joined(previous: Any, pieces: list[str]) -> str:
-    return (previous if isinstance(previous, str) else "") + "".join(pieces)
+def _joined(previous: Any, pieces: TextBuffer) -> str:
+    text = pieces.join()
+    return previous + text if isinstance(previous, str) and previous else text
 
 
 def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:
@@ -176,13 +226,19 @@ def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:
     return out
 
 
+def _id_of(item: Any) -> Any:
+    """An item's ``id`` when it can be compared (not a list or object), else None."""
+    item_id = item.get("id") if isinstance(item, dict) else None
+    return None if isinstance(item_id, list | dict) else item_id
+
+
 def _merge_output(primary: list[Any], secondary: list[tuple[Any, Any]]) -> list[Any]:
     """``primary`` items win; items of ``secondary`` (index, item) not in it are inserted."""
     out = list(primary)
-    ids = {item.get("id") for item in primary if isinstance(item, dict)}
+    ids = {_id_of(item) for item in primary}
     ids.discard(None)
     for index, item in secondary:
-        item_id = item.get("id") if isinstance(item, dict) else None
+        item_id = _id_of(item)
         if item_id is not None:
             if item_id in ids:
                 continue
@@ -226,8 +282,12 @@ class ResponseAccumulator(Accumulator[Response]):
                 part = item.parts.get(data.get("content_index"))
                 if part is None:
                     part = item.part(data.get("content_index"), _OUTPUT_TEXT)
-                part.pieces.append(text)
-                self.text_log.append(text)
+                pieces = part.pieces.tail  # TextBuffer.add, inlined
+                pieces.append(text)
+                if len(pieces) >= TEXT_BATCH:
+                    part.pieces.fold()
+                if self.watchers:
+                    self.text_log.append(text)
         elif kind == "response.reasoning_text.delta":
             text = data.get("delta")
             if type(text) is str:
@@ -238,12 +298,16 @@ class ResponseAccumulator(Accumulator[Response]):
                 part = item.parts.get(data.get("content_index"))
                 if part is None:
                     part = item.part(data.get("content_index"), _REASONING_TEXT)
-                part.pieces.append(text)
-                self.reasoning_log.append(text)
+                pieces = part.pieces.tail
+                pieces.append(text)
+                if len(pieces) >= TEXT_BATCH:
+                    part.pieces.fold()
+                if self.watchers:
+                    self.reasoning_log.append(text)
         elif kind == "response.function_call_arguments.delta":
             text = data.get("delta")
             if type(text) is str:
-                self._item(data, _FUNCTION_CALL).args.append(text)
+                self._item(data, _FUNCTION_CALL).args.add(text)
         else:
             if not kind or type(kind) is not str:
                 kind = event or "unknown"
@@ -289,7 +353,7 @@ class ResponseAccumulator(Accumulator[Response]):
             text = data.get("delta")
             if type(text) is str:
                 item = self._item(data, _MESSAGE)
-                item.part(data.get("content_index"), _REFUSAL).pieces.append(text)
+                item.part(data.get("content_index"), _REFUSAL).pieces.add(text)
         elif kind == "response.refusal.done":
             text = data.get("refusal")
             if type(text) is str:
@@ -299,8 +363,8 @@ class ResponseAccumulator(Accumulator[Response]):
             text = data.get("delta")
             if type(text) is str:
                 item = self._item(data, _REASONING)
-                item.summary_part(data.get("summary_index")).pieces.append(text)
-                if not item.reasoning_text:  # else the full reasoning is streamed too
+                item.summary_part(data.get("summary_index")).pieces.add(text)
+                if not item.reasoning_text and self.watchers:  # else reasoning streams too
                     self.reasoning_log.append(text)
         elif kind == "response.reasoning_summary_text.done":
             text = data.get("text")
@@ -330,7 +394,7 @@ class ResponseAccumulator(Accumulator[Response]):
         elif kind == "response.custom_tool_call_input.delta":
             text = data.get("delta")
             if type(text) is str:
-                self._item(data, _CUSTOM_CALL).input.append(text)
+                self._item(data, _CUSTOM_CALL).input.add(text)
         elif kind == "response.custom_tool_call_input.done":
             text = data.get("input")
             if type(text) is str:

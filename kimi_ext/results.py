@@ -179,7 +179,10 @@ class ChatCompletion(Result):
             return []
         out = []
         for call in calls:
-            fn = call.get("function") or {}
+            if not isinstance(call, dict):
+                continue
+            fn = call.get("function")
+            fn = fn if isinstance(fn, dict) else {}
             out.append(
                 ToolCall(
                     id=str(call.get("id", "")),
@@ -223,11 +226,11 @@ class Message(Result):
 
     @property
     def text(self) -> str:
-        return "".join(b.get("text", "") for b in self.content if b.get("type") == "text")
+        return _joined(self.content, "text", "text")
 
     @property
     def reasoning(self) -> str:
-        return "".join(b.get("thinking", "") for b in self.content if b.get("type") == "thinking")
+        return _joined(self.content, "thinking", "thinking")
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -240,7 +243,7 @@ class Message(Result):
                 raw=b,
             )
             for b in self.content
-            if b.get("type") == "tool_use"
+            if isinstance(b, dict) and b.get("type") == "tool_use"
         ]
 
     @property
@@ -270,11 +273,9 @@ class Response(Result):
     @property
     def text(self) -> str:
         return "".join(
-            part.get("text", "")
+            _joined(item.get("content"), "output_text", "text")
             for item in self.output
-            if item.get("type") == "message"
-            for part in item.get("content") or []
-            if isinstance(part, dict) and part.get("type") == "output_text"
+            if isinstance(item, dict) and item.get("type") == "message"
         )
 
     output_text = text
@@ -283,10 +284,10 @@ class Response(Result):
     def reasoning(self) -> str:
         parts: list[str] = []
         for item in self.output:
-            if item.get("type") != "reasoning":
+            if not isinstance(item, dict) or item.get("type") != "reasoning":
                 continue
-            content = item.get("content") or item.get("summary") or []
-            parts.extend(p.get("text", "") for p in content if isinstance(p, dict))
+            content = _list(item.get("content")) or _list(item.get("summary"))
+            parts.extend(p["text"] for p in content if isinstance(p, dict) and _is_str(p, "text"))
         return "".join(parts)
 
     @property
@@ -300,7 +301,7 @@ class Response(Result):
                 raw=item,
             )
             for item in self.output
-            if item.get("type") in ("function_call", "custom_tool_call")
+            if isinstance(item, dict) and item.get("type") in ("function_call", "custom_tool_call")
         ]
 
     @property
@@ -312,6 +313,23 @@ class Response(Result):
     def incomplete_reason(self) -> str | None:
         details = self._data.get("incomplete_details")
         return details.get("reason") if isinstance(details, dict) else None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _is_str(obj: dict[str, Any], key: str) -> bool:
+    return isinstance(obj.get(key), str)
+
+
+def _joined(blocks: Any, kind: str, key: str) -> str:
+    """The ``key`` texts of the blocks of type ``kind``, joined (anything else skipped)."""
+    return "".join(
+        b[key]
+        for b in _list(blocks)
+        if isinstance(b, dict) and b.get("type") == kind and _is_str(b, key)
+    )
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -83,6 +83,16 @@ class _SenderBase:
         self.timeout = timeout
         self.policy = policy
         self.default_headers = dict(default_headers or {})
+        self._urls: dict[str, httpx.URL] = {}
+
+    def url_for(self, path: str) -> httpx.URL:
+        """The URL of ``path`` on the current base URL, parsed once (parsing a URL string
+        costs httpx about as much as the rest of building a small request)."""
+        text = self.base_url + path
+        url = self._urls.get(text)
+        if url is None:
+            url = self._urls[text] = httpx.URL(text)
+        return url
 
     @property
     def base_url(self) -> str:
@@ -104,7 +114,7 @@ class _SenderBase:
         timeout = self.timeout if prepared.timeout is UNSET_TIMEOUT else prepared.timeout
         return http.build_request(
             prepared.method,
-            self.base_url + prepared.path,
+            self.url_for(prepared.path),
             content=prepared.content,
             headers=headers,
             timeout=timeout,  # type: ignore[arg-type]

@@ -122,11 +122,14 @@ class SSEDecoder:
             self._pending.append(chunk[end + 1 :])
         # Line ends are ASCII, so a complete line never ends inside a UTF-8 sequence.
         text = block.decode("utf-8", "replace")
+        del block  # a large event is held once as bytes, text and lines: not all at once
         if self._bom:
             self._bom = False
             if text.startswith("\ufeff"):
                 text = text[1:]
-        return self._lines(text.split("\n"))
+        lines = text.split("\n")
+        del text
+        return self._lines(lines)
 
     def flush_raw(self) -> list[RawEvent]:
         """:meth:`flush`, returning ``(data, event, id, retry)`` tuples."""

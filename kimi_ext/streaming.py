@@ -19,7 +19,8 @@ Rules every stream follows:
   ``get_final_*()`` all raise it, and raise it again when called again.
 * An error event inside the stream raises the matching
   :class:`~kimi_ext.errors.APIStatusError` subclass.
-* A ``data`` that is not a JSON object is not fatal: it is yielded as an event of type
+* A ``data`` that is not a JSON object (or an object the format cannot use, such as one
+  whose ``index`` is a list) is not fatal: it is yielded as an event of type
   ``"malformed"`` whose ``data`` is the text received, and the stream goes on. Events
   with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
 * Unknown event types are yielded as they came (``.parsed`` then returns the dict).
@@ -44,6 +45,7 @@ from .results import Result
 from .sse import SSEDecoder
 
 __all__ = [
+    "TEXT_BATCH",
     "Accumulator",
     "AsyncStream",
     "AsyncStreamManager",
@@ -51,6 +53,7 @@ __all__ = [
     "StreamEvent",
     "StreamManager",
     "SyncStream",
+    "TextBuffer",
 ]
 
 ResultT = TypeVar("ResultT", bound=Result)
@@ -64,6 +67,51 @@ _DRAIN_LIMIT = 1 << 16
 _READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
 
 _loads = json.loads
+
+# Text fragments are joined in batches of this many as they arrive (see TextBuffer).
+TEXT_BATCH = 256
+# A sole fragment reader lets the logs be emptied once it has read this many entries.
+_TRIM_AT = 64
+
+
+class TextBuffer:
+    """Text that arrives in fragments: :meth:`add` each one, :meth:`join` at the end.
+
+    Fragments are joined in batches of ``TEXT_BATCH`` as they come, so a stream of many
+    token-sized fragments costs about its own length in memory instead of a str object and
+    a list slot (some 60 bytes) per fragment, and the final join is linear. True once any
+    fragment (even an empty one) was added, like the list it replaces. The accumulators'
+    hot paths inline :meth:`add`: append to ``tail``, :meth:`fold` when it is full.
+    """
+
+    __slots__ = ("done", "tail")
+
+    def __init__(self) -> None:
+        self.done: list[str] = []
+        self.tail: list[str] = []
+
+    def add(self, piece: str) -> None:
+        tail = self.tail
+        tail.append(piece)
+        if len(tail) >= TEXT_BATCH:
+            self.fold()
+
+    def fold(self) -> None:
+        """Join the fragments of ``tail`` into one piece."""
+        self.done.append("".join(self.tail))
+        self.tail.clear()
+
+    def join(self) -> str:
+        """All the text so far (kept as one string, shared with the caller)."""
+        done = self.done
+        if self.tail:
+            self.fold()
+        if len(done) > 1:
+            done[:] = ["".join(done)]
+        return done[0] if done else ""
+
+    def __bool__(self) -> bool:
+        return bool(self.tail) or bool(self.done)
 
 
 class StreamEvent:
@@ -131,17 +179,40 @@ class Accumulator(Generic[ResultT]):
 
     ``feed`` takes each decoded JSON object (with its SSE event name) and returns the
     event type to report; it raises :class:`ErrorEventReceived` for an error event.
-    ``terminal`` turns True at the format's terminal event. ``text_log`` and
-    ``reasoning_log`` receive every visible-text and reasoning fragment as it is fed
-    (``text_stream`` and ``reasoning_stream`` watch them; no per-event work is needed).
+    ``terminal`` turns True at the format's terminal event. While ``watchers`` > 0,
+    ``text_log`` and ``reasoning_log`` receive every visible-text and reasoning fragment
+    as it is fed (``text_stream``, ``reasoning_stream`` and ``fragments`` watch them; no
+    per-event work is needed). Nothing is logged while no reader watches: a reader only
+    reads what arrives after it started, and the logs are emptied when the last reader
+    ends (or, by a sole reader, once read), so a long stream does not keep every fragment.
     """
 
     terminal_name: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self.terminal = False
+        self.watchers = 0
         self.text_log: list[str] = []
         self.reasoning_log: list[str] = []
+
+    def watch(self) -> None:
+        """A fragment reader starts: log fragments from now on."""
+        self.watchers += 1
+
+    def unwatch(self) -> None:
+        """A fragment reader ended; with no reader left nobody can read the logs."""
+        self.watchers -= 1
+        if not self.watchers:
+            self.text_log.clear()
+            self.reasoning_log.clear()
+
+    def trim_logs(self) -> bool:
+        """Empty both logs if the calling reader (which has read them) is the only one."""
+        if self.watchers != 1:
+            return False
+        self.text_log.clear()
+        self.reasoning_log.clear()
+        return True
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         raise NotImplementedError
@@ -200,6 +271,10 @@ class _StreamCore(Generic[ResultT]):
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
             error.body = exc.raw
             raise error from None
+        except TypeError:
+            # An object the accumulator cannot use (say an ``index`` that is a list): kept
+            # like a data that is not an object.
+            return self._event_type("malformed", text, name)
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
         where = self._acc.terminal_name
@@ -226,6 +301,8 @@ class _StreamCore(Generic[ResultT]):
             if len(log) > marks[i]:
                 out.extend((kind, text) for text in log[marks[i] :] if text)
                 marks[i] = len(log)
+        if (marks[0] >= _TRIM_AT or marks[1] >= _TRIM_AT) and self._acc.trim_logs():
+            marks[0] = marks[1] = 0
         return out
 
     def _end_of_body(self) -> None:
@@ -276,31 +353,44 @@ class SyncStream(_StreamCore[ResultT]):
         return self._fragments()
 
     def _fragments(self) -> Iterator[tuple[str, str]]:
-        marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
-        for _ in self._iterator:
-            yield from self._new_fragments(marks)
-        if not self._finished:
-            raise self._not_finished()
+        self._acc.watch()
+        try:
+            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            for _ in self._iterator:
+                yield from self._new_fragments(marks)
+            if not self._finished:
+                raise self._not_finished()
+        finally:
+            self._acc.unwatch()
 
     def _texts(self, log: list[str]) -> Iterator[str]:
-        seen = len(log)
-        for _ in self._iterator:
-            count = len(log)
-            if count == seen:
-                continue
-            if count == seen + 1:  # the usual case: one fragment per event
-                text = log[seen]
+        acc = self._acc
+        acc.watch()
+        try:
+            seen = len(log)
+            for _ in self._iterator:
+                count = len(log)
+                if count == seen:
+                    continue
+                if count == seen + 1:  # the usual case: one fragment per event
+                    text = log[seen]
+                    seen = count
+                    if seen >= _TRIM_AT and acc.trim_logs():
+                        seen = 0
+                    if text:
+                        yield text
+                    continue
+                new = log[seen:count]
                 seen = count
-                if text:
-                    yield text
-                continue
-            new = log[seen:count]
-            seen = count
-            for text in new:
-                if text:
-                    yield text
-        if not self._finished:
-            raise self._not_finished()
+                if seen >= _TRIM_AT and acc.trim_logs():
+                    seen = 0
+                for text in new:
+                    if text:
+                        yield text
+            if not self._finished:
+                raise self._not_finished()
+        finally:
+            acc.unwatch()
 
     def _final(self) -> ResultT:
         if not self._finished and self._error is None:
@@ -398,32 +488,45 @@ class AsyncStream(_StreamCore[ResultT]):
         return self._fragments()
 
     async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
-        marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
-        async for _ in self._aiterator:
-            for fragment in self._new_fragments(marks):
-                yield fragment
-        if not self._finished:
-            raise self._not_finished()
+        self._acc.watch()
+        try:
+            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            async for _ in self._aiterator:
+                for fragment in self._new_fragments(marks):
+                    yield fragment
+            if not self._finished:
+                raise self._not_finished()
+        finally:
+            self._acc.unwatch()
 
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
-        seen = len(log)
-        async for _ in self._aiterator:
-            count = len(log)
-            if count == seen:
-                continue
-            if count == seen + 1:  # the usual case: one fragment per event
-                text = log[seen]
+        acc = self._acc
+        acc.watch()
+        try:
+            seen = len(log)
+            async for _ in self._aiterator:
+                count = len(log)
+                if count == seen:
+                    continue
+                if count == seen + 1:  # the usual case: one fragment per event
+                    text = log[seen]
+                    seen = count
+                    if seen >= _TRIM_AT and acc.trim_logs():
+                        seen = 0
+                    if text:
+                        yield text
+                    continue
+                new = log[seen:count]
                 seen = count
-                if text:
-                    yield text
-                continue
-            new = log[seen:count]
-            seen = count
-            for text in new:
-                if text:
-                    yield text
-        if not self._finished:
-            raise self._not_finished()
+                if seen >= _TRIM_AT and acc.trim_logs():
+                    seen = 0
+                for text in new:
+                    if text:
+                        yield text
+            if not self._finished:
+                raise self._not_finished()
+        finally:
+            acc.unwatch()
 
     async def _final(self) -> ResultT:
         if not self._finished and self._error is None:

@@ -406,6 +406,7 @@ def validate_responses(body: Mapping[str, Any]) -> None:
                 sub = check_object(f"tools[{i}].tools[{j}]", inner)
                 check_tool_name(f"tools[{i}].tools[{j}].name", sub.get("name"))
         elif kind == "custom":
+            check_tool_name(f"tools[{i}].name", t.get("name"))
             names.append((f"tools[{i}].name", t.get("name")))
         elif kind != "web_search":
             raise fail(

@@ -46,6 +46,7 @@ from .tool_call_function import ToolCallFunction
 from .tool_choice_mode import ToolChoiceMode
 from .tool_message import ToolMessage
 from .top_logprob import TopLogprob
+from .unknown_tool_call import UnknownToolCall
 from .user_message import UserMessage
 from .video_url import VideoUrl
 from .video_url_part import VideoUrlPart
@@ -97,6 +98,7 @@ __all__ = (
     "ToolChoiceMode",
     "ToolMessage",
     "TopLogprob",
+    "UnknownToolCall",
     "UserMessage",
     "VideoUrl",
     "VideoUrlPart",

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.tool_call import ToolCall
+    from ..models.unknown_tool_call import UnknownToolCall
 
 
 T = TypeVar("T", bound="ChatCompletionMessage")
@@ -23,18 +24,20 @@ class ChatCompletionMessage:
         role (str | Unset): `assistant`.
         content (None | str | Unset): Visible answer; null or empty on a pure tool-call turn.
         reasoning_content (None | str | Unset): The reasoning text. Keep it to replay this turn.
-        tool_calls (list[ToolCall] | None | Unset):
+        tool_calls (list[ToolCall | UnknownToolCall] | None | Unset):
         tool_call_id (str | Unset):
     """
 
     role: str | Unset = UNSET
     content: None | str | Unset = UNSET
     reasoning_content: None | str | Unset = UNSET
-    tool_calls: list[ToolCall] | None | Unset = UNSET
+    tool_calls: list[ToolCall | UnknownToolCall] | None | Unset = UNSET
     tool_call_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tool_call import ToolCall
+
         role = self.role
 
         content: None | str | Unset
@@ -55,7 +58,12 @@ class ChatCompletionMessage:
         elif isinstance(self.tool_calls, list):
             tool_calls = []
             for tool_calls_type_0_item_data in self.tool_calls:
-                tool_calls_type_0_item = tool_calls_type_0_item_data.to_dict()
+                tool_calls_type_0_item: dict[str, Any]
+                if isinstance(tool_calls_type_0_item_data, ToolCall):
+                    tool_calls_type_0_item = tool_calls_type_0_item_data.to_dict()
+                else:
+                    tool_calls_type_0_item = tool_calls_type_0_item_data.to_dict()
+
                 tool_calls.append(tool_calls_type_0_item)
 
         else:
@@ -82,6 +90,7 @@ class ChatCompletionMessage:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.tool_call import ToolCall
+        from ..models.unknown_tool_call import UnknownToolCall
 
         d = dict(src_dict)
         role = d.pop("role", UNSET)
@@ -104,7 +113,9 @@ class ChatCompletionMessage:
 
         reasoning_content = _parse_reasoning_content(d.pop("reasoning_content", UNSET))
 
-        def _parse_tool_calls(data: object) -> list[ToolCall] | None | Unset:
+        def _parse_tool_calls(
+            data: object,
+        ) -> list[ToolCall | UnknownToolCall] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -115,7 +126,25 @@ class ChatCompletionMessage:
                 tool_calls_type_0 = []
                 _tool_calls_type_0 = data
                 for tool_calls_type_0_item_data in _tool_calls_type_0:
-                    tool_calls_type_0_item = ToolCall.from_dict(
+
+                    def _parse_tool_calls_type_0_item(
+                        data: object,
+                    ) -> ToolCall | UnknownToolCall:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            tool_calls_type_0_item_type_0 = ToolCall.from_dict(data)
+
+                            return tool_calls_type_0_item_type_0
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        tool_calls_type_0_item_type_1 = UnknownToolCall.from_dict(data)
+
+                        return tool_calls_type_0_item_type_1
+
+                    tool_calls_type_0_item = _parse_tool_calls_type_0_item(
                         tool_calls_type_0_item_data
                     )
 
@@ -124,7 +153,7 @@ class ChatCompletionMessage:
                 return tool_calls_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[ToolCall] | None | Unset, data)
+            return cast(list[ToolCall | UnknownToolCall] | None | Unset, data)
 
         tool_calls = _parse_tool_calls(d.pop("tool_calls", UNSET))
 
