@@ -386,7 +386,9 @@ def notes(config: Config) -> str:
 - Memory: tracemalloc in a child process, started after a warm-up so only the stream's
   own allocations count (peak above the process baseline). "Size of the final result" is
   `len(json.dumps(result.to_dict()))` of kimi_ext's result for the same stream (the same
-  denominator for every row of a format). The SDKs are measured on a shorter stream, as
+  denominator for every row of a format). The baseline rows show what merely reading
+  and parsing the stream with httpx holds at its peak (read buffers, the current event),
+  which every other figure includes too. The SDKs are measured on a shorter stream, as
   they take seconds per 20,000 events.
 """
 

@@ -49,6 +49,7 @@ __all__ = [
 
 _TOP_SKIP = frozenset({"choices", "usage", "object"})
 _CALL_KEYS = frozenset({"index", "id", "type", "function"})
+_PLAIN_CHOICE = frozenset({"index", "delta", "finish_reason"})
 
 
 class ChatStreamEvent(StreamEvent):
@@ -260,7 +261,9 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
                                 self._merge_delta(state, delta)
                     else:
                         self._merge_delta(state, delta)
-                if len(choice) > 3 or choice.get("finish_reason") is not None:
+                # Anything beyond index, delta and a null finish_reason (logprobs, usage...)
+                # is merged, whichever keys the gateway left out.
+                if choice.get("finish_reason") is not None or not choice.keys() <= _PLAIN_CHOICE:
                     self._merge_choice(state, choice)
         usage = data.get("usage")
         if usage:

@@ -56,10 +56,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def connection_error(
-    exc: httpx.TransportError, request: httpx.Request | None
-) -> APIConnectionError:
-    """Our error for an httpx transport failure (the original stays as ``__cause__``)."""
+def connection_error(exc: httpx.RequestError, request: httpx.Request | None) -> APIConnectionError:
+    """Our error for an httpx transport failure, or a body httpx could not decode (the
+    original stays as ``__cause__``)."""
     if isinstance(exc, httpx.TimeoutException):
         return APITimeoutError(f"Request timed out ({type(exc).__name__}).", request=request)
     return APIConnectionError(f"Connection error ({type(exc).__name__}): {exc}", request=request)
@@ -120,7 +119,7 @@ class _SenderBase:
             timeout=timeout,  # type: ignore[arg-type]
         )
 
-    def switch_base_url(self, exc: httpx.TransportError) -> bool:
+    def switch_base_url(self, exc: httpx.RequestError) -> bool:
         """Move to the next base URL when this one cannot be reached at all."""
         if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
             return False
@@ -196,7 +195,7 @@ class SyncSender(_SenderBase):
             headers: httpx.Headers | None = None
             try:
                 response = self.http.send(request, stream=prepared.stream, follow_redirects=False)
-            except httpx.TransportError as exc:
+            except httpx.RequestError as exc:
                 if self.switch_base_url(exc):
                     continue
                 error = connection_error(exc, request)
@@ -207,7 +206,7 @@ class SyncSender(_SenderBase):
                     return response
                 try:
                     response.read()
-                except httpx.TransportError as exc:
+                except httpx.RequestError as exc:
                     error, cause = connection_error(exc, request), exc
                 else:
                     error = cause = self.status_error(response)
@@ -253,7 +252,7 @@ class AsyncSender(_SenderBase):
                 response = await self.http.send(
                     request, stream=prepared.stream, follow_redirects=False
                 )
-            except httpx.TransportError as exc:
+            except httpx.RequestError as exc:
                 if self.switch_base_url(exc):
                     continue
                 error = connection_error(exc, request)
@@ -264,7 +263,7 @@ class AsyncSender(_SenderBase):
                     return response
                 try:
                     await response.aread()
-                except httpx.TransportError as exc:
+                except httpx.RequestError as exc:
                     error, cause = connection_error(exc, request), exc
                 else:
                     error = cause = self.status_error(response)

@@ -358,6 +358,8 @@ class SyncStream(_StreamCore[ResultT]):
             marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             for _ in self._iterator:
                 yield from self._new_fragments(marks)
+            # What another reader's reads brought in after this reader's last event.
+            yield from self._new_fragments(marks)
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -387,6 +389,9 @@ class SyncStream(_StreamCore[ResultT]):
                 for text in new:
                     if text:
                         yield text
+            for text in log[seen:]:  # what another reader's reads brought in at the end
+                if text:
+                    yield text
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -494,6 +499,9 @@ class AsyncStream(_StreamCore[ResultT]):
             async for _ in self._aiterator:
                 for fragment in self._new_fragments(marks):
                     yield fragment
+            # What another reader's reads brought in after this reader's last event.
+            for fragment in self._new_fragments(marks):
+                yield fragment
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -523,6 +531,9 @@ class AsyncStream(_StreamCore[ResultT]):
                 for text in new:
                     if text:
                         yield text
+            for text in log[seen:]:  # what another reader's reads brought in at the end
+                if text:
+                    yield text
             if not self._finished:
                 raise self._not_finished()
         finally:
