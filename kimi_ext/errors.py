@@ -283,7 +283,7 @@ def status_error_from_response(
     text = response.text
     try:
         body: Any = json.loads(text) if text else None
-    except ValueError:
+    except (ValueError, RecursionError):
         body = text
     message, etype, code, request_id = parse_error_body(body)
     if request_id is None:

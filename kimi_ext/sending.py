@@ -161,7 +161,7 @@ def parse_json_body(response: httpx.Response, secret: str) -> dict[str, Any]:
     """The JSON object of a success response; APIResponseError (with the text) otherwise."""
     try:
         data = json.loads(response.content)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
         text = response.text
         raise APIResponseError(
             f"expected a JSON body, got {redact(text[:200], secret)!r}",

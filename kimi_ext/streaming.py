@@ -261,7 +261,7 @@ class _StreamCore(Generic[ResultT]):
             return None
         try:
             data = _loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
             return self._event_type("malformed", text, name)
         if type(data) is not dict:
             return self._event_type("malformed", text, name)

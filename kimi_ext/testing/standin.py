@@ -143,6 +143,9 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     block_on_close = False
+    # socketserver's default listen backlog (5) drops connections when many clients
+    # connect at once; a test running hundreds of concurrent calls needs room.
+    request_queue_size = socket.SOMAXCONN
 
     def __init__(self, address: tuple[str, int], standin: KimiStandIn) -> None:
         self.standin = standin

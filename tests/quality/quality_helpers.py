@@ -38,7 +38,11 @@ FORMATS = ("chat", "messages", "responses")
 SECRET = "sk-quality-SECRET-0123456789"
 
 RESULT = {"chat": ChatCompletion, "messages": Message, "responses": Response}
-ACCUMULATOR = {"chat": ChatAccumulator, "messages": MessageAccumulator, "responses": ResponseAccumulator}
+ACCUMULATOR = {
+    "chat": ChatAccumulator,
+    "messages": MessageAccumulator,
+    "responses": ResponseAccumulator,
+}
 SYNC_STREAM = {"chat": ChatCompletionStream, "messages": MessageStream, "responses": ResponseStream}
 ASYNC_STREAM = {
     "chat": AsyncChatCompletionStream,
@@ -51,7 +55,11 @@ FINAL = {
     "responses": "get_final_response",
 }
 MODELS_MODULE = {f: f"kimi_raw.{f}.models" for f in FORMATS}
-RESPONSE_MODEL = {"chat": "ChatCompletion", "messages": "MessageResponse", "responses": "ResponseObject"}
+RESPONSE_MODEL = {
+    "chat": "ChatCompletion",
+    "messages": "MessageResponse",
+    "responses": "ResponseObject",
+}
 
 
 # ------------------------------------------------------------------ recorded payloads
@@ -173,7 +181,9 @@ json_scalars = (
 )
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 # Keys no spec names anywhere: a payload carrying them has truly unknown fields.
@@ -297,9 +307,9 @@ def mutated(
     for _, node in list(dict_paths(out)):
         if isinstance(node, dict) and not any(node is b for b in inserted):
             for key in ENUM_LIKE:
-                if key in node and (node[key] is None or isinstance(node[key], str)):
-                    if draw(st.booleans()):
-                        node[key] = draw(st.text(max_size=20))
+                swappable = key in node and (node[key] is None or isinstance(node[key], str))
+                if swappable and draw(st.booleans()):
+                    node[key] = draw(st.text(max_size=20))
     # Unknown fields, at every level that is an object.
     for _, node in list(dict_paths(out)):
         if isinstance(node, dict) and draw(st.integers(0, 3)) == 0:

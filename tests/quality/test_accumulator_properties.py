@@ -96,7 +96,9 @@ def chat_chunks(draw: st.DrawFn) -> dict[str, Any]:
         delta["tool_calls"] = draw(st.lists(objects(1) | field_values, max_size=3))
     choice = {"index": draw(st.one_of(small_ints, field_values)), "delta": delta}
     if draw(st.booleans()):
-        choice["finish_reason"] = draw(st.one_of(st.sampled_from(["stop", "", "length"]), field_values))
+        choice["finish_reason"] = draw(
+            st.one_of(st.sampled_from(["stop", "", "length"]), field_values)
+        )
     if draw(st.booleans()):
         choice.update(draw(objects(1)))
     chunk = draw(objects(1))
@@ -130,7 +132,9 @@ def damaged(draw: st.DrawFn, fmt: str) -> dict[str, Any]:
 def events(fmt: str) -> st.SearchStrategy[tuple[str | None, Any]]:
     recorded = st.sampled_from(RECORDED[fmt]).map(lambda e: (e[0], copy.deepcopy(e[1])))
     built = chat_chunks() if fmt == "chat" else typed_events(fmt)
-    names = st.one_of(st.none(), st.sampled_from(["error", "ping", "message_stop"]), st.text(max_size=6))
+    names = st.one_of(
+        st.none(), st.sampled_from(["error", "ping", "message_stop"]), st.text(max_size=6)
+    )
     return st.one_of(
         recorded,
         recorded,

@@ -30,7 +30,11 @@ from kimi_ext.messages_stream import MessagesStreamEvent
 from kimi_ext.responses_stream import ResponsesStreamEvent
 
 CASES = recorded_payloads()
-EVENT = {"chat": ChatStreamEvent, "messages": MessagesStreamEvent, "responses": ResponsesStreamEvent}
+EVENT = {
+    "chat": ChatStreamEvent,
+    "messages": MessagesStreamEvent,
+    "responses": ResponsesStreamEvent,
+}
 SETTINGS = settings(
     max_examples=100,
     deadline=None,
@@ -75,9 +79,15 @@ def check_round_trip(fmt: str, kind: str, payload: dict[str, Any], inserted: lis
 
 def test_the_recordings_cover_every_response_schema() -> None:
     kinds = {(fmt, kind) for fmt, kind, _, _ in CASES}
-    assert kinds == {(f, k) for f in ("chat", "messages", "responses") for k in ("response", "event")}
+    assert kinds == {
+        (f, k) for f in ("chat", "messages", "responses") for k in ("response", "event")
+    }
     for fmt in ("messages", "responses"):
-        names = {model_class(fmt, "event", p).__name__ for f, k, _, p in CASES if f == fmt and k == "event"}
+        names = {
+            model_class(fmt, "event", p).__name__
+            for f, k, _, p in CASES
+            if f == fmt and k == "event"
+        }
         stream_models = (MessagesStreamEvent if fmt == "messages" else ResponsesStreamEvent)._models
         assert set(stream_models.values()) - {"ErrorEvent"} <= names, fmt
         assert "UnknownEvent" in names or fmt == "responses"
@@ -91,7 +101,15 @@ def test_every_site_with_a_catch_all_is_reached() -> None:
         seen[fmt].update(str(p[-1]) for p in lists + objects)
     assert seen["chat"] >= {"tool_calls"}
     assert seen["messages"] >= {"content", "content_block", "delta"}
-    assert seen["responses"] >= {"output", "content", "summary", "annotations", "tools", "item", "part"}
+    assert seen["responses"] >= {
+        "output",
+        "content",
+        "summary",
+        "annotations",
+        "tools",
+        "item",
+        "part",
+    }
 
 
 @pytest.mark.parametrize(
