@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import httpx
-
 from .results import ChatCompletion
 from .streaming import (
     TEXT_BATCH,
@@ -209,6 +207,7 @@ class _Choice:
 class ChatAccumulator(Accumulator[ChatCompletion]):
     """Merges Chat chunks into the dict a non-streaming ``create()`` returns."""
 
+    result_type = ChatCompletion
     terminal_name = "data: [DONE]"
 
     def __init__(self) -> None:
@@ -323,9 +322,6 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
         out["choices"] = [state.build() for state in self._choices.values()]
         out["usage"] = self.usage
         return out
-
-    def result(self, response: httpx.Response | None) -> ChatCompletion:
-        return ChatCompletion(self.snapshot(), response)
 
 
 class ChatCompletionStream(SyncStream[ChatCompletion]):

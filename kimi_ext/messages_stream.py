@@ -30,8 +30,6 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-import httpx
-
 from .results import Message
 from .streaming import (
     TEXT_BATCH,
@@ -119,6 +117,7 @@ def _joined(previous: Any, pieces: TextBuffer) -> str:
 class MessageAccumulator(Accumulator[Message]):
     """Assembles Messages events into the dict a non-streaming ``create()`` returns."""
 
+    result_type = Message
     terminal_name = "message_stop"
 
     def __init__(self) -> None:
@@ -230,9 +229,6 @@ class MessageAccumulator(Accumulator[Message]):
         out.update(self._delta)
         out["usage"] = dict(self._usage)
         return out
-
-    def result(self, response: httpx.Response | None) -> Message:
-        return Message(self.snapshot(), response)
 
 
 class MessageStream(SyncStream[Message]):

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import httpx
-
 from .results import Response
 from .streaming import (
     TEXT_BATCH,
@@ -252,6 +250,7 @@ def _merge_output(primary: list[Any], secondary: list[tuple[Any, Any]]) -> list[
 class ResponseAccumulator(Accumulator[Response]):
     """Assembles Responses events into the dict a non-streaming ``create()`` returns."""
 
+    result_type = Response
     terminal_name = "response.completed, response.incomplete or response.failed"
 
     def __init__(self) -> None:
@@ -426,9 +425,6 @@ class ResponseAccumulator(Accumulator[Response]):
                 [item for _, item in streamed], list(enumerate(base_output))
             )
         return out
-
-    def result(self, response: httpx.Response | None) -> Response:
-        return Response(self.snapshot(), response)
 
 
 def _status_of(kind: str) -> str:

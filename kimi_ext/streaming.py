@@ -188,6 +188,7 @@ class Accumulator(Generic[ResultT]):
     """
 
     terminal_name: ClassVar[str] = ""
+    result_type: type[ResultT]
 
     def __init__(self) -> None:
         self.terminal = False
@@ -229,7 +230,8 @@ class Accumulator(Generic[ResultT]):
         raise NotImplementedError
 
     def result(self, response: httpx.Response | None) -> ResultT:
-        raise NotImplementedError
+        """The result so far, as the format's result type (written once for all three)."""
+        return self.result_type(self.snapshot(), response)
 
 
 class _StreamCore(Generic[ResultT]):
