@@ -40,7 +40,13 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from .errors import IncompleteStreamError, KimiError, redact, status_error_from_event
+from .errors import (
+    APIResponseError,
+    IncompleteStreamError,
+    KimiError,
+    redact,
+    status_error_from_event,
+)
 from .results import Result
 from .sse import SSEDecoder
 
@@ -307,6 +313,32 @@ class _StreamCore(Generic[ResultT]):
             marks[0] = marks[1] = 0
         return out
 
+    def _not_an_event_stream(self) -> bool:
+        """A success answer that says it is JSON, HTML or text, not ``text/event-stream``."""
+        kind = self.response.headers.get("content-type", "").lower()
+        return (
+            bool(kind)
+            and "event-stream" not in kind
+            and any(word in kind for word in ("json", "html", "text/plain"))
+        )
+
+    def _body_error(self, body: bytes) -> KimiError:
+        """The error for such an answer; its body is kept, so nothing received is lost."""
+        text = body.decode("utf-8", "replace")
+        try:
+            data = _loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if type(data) is dict and data.get("error") is not None:
+            # A gateway that reports a failure as JSON with status 200.
+            return status_error_from_event(data, response=self.response, secret=self._secret)
+        kind = self.response.headers.get("content-type", "")
+        return APIResponseError(
+            f"expected an event stream, got {kind}: {redact(text[:200], self._secret)!r}",
+            response=self.response,
+            body=text,
+        )
+
     def _end_of_body(self) -> None:
         if not self._acc.complete_at_eof():
             raise self._incomplete(None)
@@ -430,6 +462,8 @@ class SyncStream(_StreamCore[ResultT]):
         try:
             chunks = self.response.iter_bytes()
             try:
+                if self._not_an_event_stream():
+                    raise self._body_error(self.response.read())
                 for chunk in chunks:
                     if self._closed:  # close() was called while the stream was suspended
                         raise httpx.StreamClosed()
@@ -574,6 +608,8 @@ class AsyncStream(_StreamCore[ResultT]):
         try:
             chunks = self.response.aiter_bytes()
             try:
+                if self._not_an_event_stream():
+                    raise self._body_error(await self.response.aread())
                 async for chunk in chunks:
                     if self._closed:  # aclose() was called while the stream was suspended
                         raise httpx.StreamClosed()

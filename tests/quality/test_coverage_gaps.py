@@ -561,3 +561,50 @@ def test_absurdly_deep_json_is_a_kimi_error_not_a_recursion_error() -> None:
         assert error.body.startswith("[[[")
     else:
         raise AssertionError("expected APIResponseError")
+
+
+def _stream_answer(content_type: str, body: bytes) -> Any:
+    import httpx
+
+    from kimi_ext.chat_stream import ChatCompletionStream
+
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(200, headers={"content-type": content_type}, content=body)
+    )
+    with httpx.Client(transport=transport) as http:
+        response = http.send(
+            http.build_request("POST", "https://x/v1/chat/completions"), stream=True
+        )
+        return ChatCompletionStream(response, secret="sk-secret")
+
+
+def test_a_200_that_is_not_an_event_stream_keeps_its_body() -> None:
+    import pytest
+
+    from kimi_ext import APIResponseError, InternalServerError
+
+    page = b"<html>maintenance</html>"
+    with pytest.raises(APIResponseError) as info:
+        _stream_answer("text/html", page).get_final_completion()
+    assert info.value.body == page.decode()
+    envelope = b'{"error": {"message": "upstream overloaded", "type": "server_error"}}'
+    with pytest.raises(InternalServerError, match="upstream overloaded"):
+        _stream_answer("application/json", envelope).get_final_completion()
+
+
+async def test_async_stream_that_is_not_an_event_stream() -> None:
+    import httpx
+    import pytest
+
+    from kimi_ext import APIResponseError
+    from kimi_ext.chat_stream import AsyncChatCompletionStream
+
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(200, headers={"content-type": "text/plain"}, content=b"ok")
+    )
+    async with httpx.AsyncClient(transport=transport) as http:
+        response = await http.send(http.build_request("POST", "https://x/v1"), stream=True)
+        stream = AsyncChatCompletionStream(response, secret="k")
+        with pytest.raises(APIResponseError) as info:
+            await stream.get_final_completion()
+    assert info.value.body == "ok"

@@ -38,7 +38,7 @@ from quality_helpers import (
 )
 
 import kimi_ext
-from kimi_ext import AsyncKimi, IncompleteStreamError, Kimi, KimiError
+from kimi_ext import APIResponseError, AsyncKimi, IncompleteStreamError, Kimi, KimiError
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 
 REPLY = Reply(
@@ -530,10 +530,10 @@ async def test_stream_breaks_mid_body_keep_what_arrived(fmt: str, error: Excepti
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_stream_answered_with_something_else(fmt: str) -> None:
     """A 200 whose body is not an event stream (a JSON object, an HTML page, nothing):
-    IncompleteStreamError, not retried."""
+    APIResponseError that keeps the body received, not retried."""
     for body in (b'{"id": "x", "object": "chat.completion"}', b"<html>login</html>", b""):
         script = Script(answer(200, body, JSON))
         with mock_client(script) as client:
             yielded, exc, _ = run_sync_stream(client, fmt)
-        assert isinstance(exc, IncompleteStreamError) and type(exc.partial) is RESULT[fmt]
+        assert isinstance(exc, APIResponseError) and exc.body == body.decode()
         assert yielded == [] and len(script.requests) == 1
