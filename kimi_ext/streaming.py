@@ -78,6 +78,7 @@ _loads = json.loads
 TEXT_BATCH = 256
 # A sole fragment reader lets the logs be emptied once it has read this many entries.
 _TRIM_AT = 64
+_NO_TEXT: list[str] = []  # shared and never mutated: most events bring no new fragment
 
 
 class TextBuffer:
@@ -300,6 +301,20 @@ class _StreamCore(Generic[ResultT]):
             message, partial=self._acc.result(self.response), request=_request_of(self.response)
         )
 
+    def _new_texts(self, log: list[str], mark: list[int]) -> list[str]:
+        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place)."""
+        seen = mark[0]
+        count = len(log)
+        if count == seen:
+            return _NO_TEXT
+        if count == seen + 1:  # the usual case: one fragment per event
+            text = log[seen]
+            new = [text] if text else _NO_TEXT
+        else:
+            new = [text for text in log[seen:count] if text]
+        mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
+        return new
+
     def _new_fragments(self, marks: list[int]) -> list[tuple[str, str]]:
         """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
         out: list[tuple[str, str]] = []
@@ -400,36 +415,17 @@ class SyncStream(_StreamCore[ResultT]):
             self._acc.unwatch()
 
     def _texts(self, log: list[str]) -> Iterator[str]:
-        acc = self._acc
-        acc.watch()
+        self._acc.watch()
         try:
-            seen = len(log)
+            mark = [len(log)]
             for _ in self._iterator:
-                count = len(log)
-                if count == seen:
-                    continue
-                if count == seen + 1:  # the usual case: one fragment per event
-                    text = log[seen]
-                    seen = count
-                    if seen >= _TRIM_AT and acc.trim_logs():
-                        seen = 0
-                    if text:
-                        yield text
-                    continue
-                new = log[seen:count]
-                seen = count
-                if seen >= _TRIM_AT and acc.trim_logs():
-                    seen = 0
-                for text in new:
-                    if text:
-                        yield text
-            for text in log[seen:]:  # what another reader's reads brought in at the end
-                if text:
-                    yield text
+                yield from self._new_texts(log, mark)
+            # What another reader's reads brought in after this reader's last event.
+            yield from self._new_texts(log, mark)
             if not self._finished:
                 raise self._not_finished()
         finally:
-            acc.unwatch()
+            self._acc.unwatch()
 
     def _final(self) -> ResultT:
         if not self._finished and self._error is None:
@@ -544,36 +540,19 @@ class AsyncStream(_StreamCore[ResultT]):
             self._acc.unwatch()
 
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
-        acc = self._acc
-        acc.watch()
+        self._acc.watch()
         try:
-            seen = len(log)
+            mark = [len(log)]
             async for _ in self._aiterator:
-                count = len(log)
-                if count == seen:
-                    continue
-                if count == seen + 1:  # the usual case: one fragment per event
-                    text = log[seen]
-                    seen = count
-                    if seen >= _TRIM_AT and acc.trim_logs():
-                        seen = 0
-                    if text:
-                        yield text
-                    continue
-                new = log[seen:count]
-                seen = count
-                if seen >= _TRIM_AT and acc.trim_logs():
-                    seen = 0
-                for text in new:
-                    if text:
-                        yield text
-            for text in log[seen:]:  # what another reader's reads brought in at the end
-                if text:
+                for text in self._new_texts(log, mark):
                     yield text
+            # What another reader's reads brought in after this reader's last event.
+            for text in self._new_texts(log, mark):
+                yield text
             if not self._finished:
                 raise self._not_finished()
         finally:
-            acc.unwatch()
+            self._acc.unwatch()
 
     async def _final(self) -> ResultT:
         if not self._finished and self._error is None:
