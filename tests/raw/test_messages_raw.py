@@ -157,8 +157,8 @@ def low() -> OutputConfig:
 
 
 def reference_requests_built_with_constructors() -> dict[str, CreateMessageRequest]:
-    # `stream` has a documented default (false) and the generated constructor writes it
-    # out; stream=UNSET leaves it off the wire, as in the references.
+    # Documented defaults (`stream: false`, effort `max`, ...) stay in the spec and off the
+    # wire: a field the constructor is not given is not sent, as in the references.
     structured = OutputConfig(
         effort=OutputConfigEffort.LOW,
         format_=OutputFormat(
@@ -179,14 +179,12 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
             max_tokens=1024,
             output_config=low(),
             messages=ok_messages(),
-            stream=UNSET,
         ),
         "request_ref_highspeed.json": CreateMessageRequest(
             model=CreateMessageRequestModel.KIMI_K3_1_PRO_HIGHSPEED,
             max_tokens=1024,
             output_config=low(),
             messages=ok_messages(),
-            stream=UNSET,
         ),
         "request_ref_streaming.json": CreateMessageRequest(
             model=CreateMessageRequestModel.KIMI_K3_1_PRO,
@@ -203,7 +201,6 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
             cache_control=CacheControl(
                 type_=CacheControlType.EPHEMERAL, ttl=CacheControlTtl.HOUR_1
             ),
-            stream=UNSET,
         ),
         "request_ref_web_search.json": CreateMessageRequest(
             model=CreateMessageRequestModel.KIMI_K3_1_PRO,
@@ -216,7 +213,6 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
                 )
             ],
             tools=[WebSearchTool(max_uses=1)],
-            stream=UNSET,
         ),
         "request_ref_structured_output.json": CreateMessageRequest(
             model=CreateMessageRequestModel.KIMI_K3_1_PRO,
@@ -228,10 +224,12 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
                     content="Return a JSON object with result equal to OK.",
                 )
             ],
-            stream=UNSET,
         ),
         "request_ref_curl.json": CreateMessageRequest(
-            max_tokens=1024, output_config=low(), messages=ok_messages(), stream=UNSET
+            model=CreateMessageRequestModel.KIMI_K3_1_PRO,
+            max_tokens=1024,
+            output_config=low(),
+            messages=ok_messages(),
         ),
     }
 
@@ -281,6 +279,8 @@ def test_system_blocks_tools_choice_stops_metadata_cache(httpserver: HTTPServer)
         metadata=RequestMetadata(user_id="user-7f3a9c"),
         cache_control=CacheControl(type_=CacheControlType.EPHEMERAL, ttl=CacheControlTtl.MINUTES_5),
         output_config=OutputConfig(effort=OutputConfigEffort.HIGH),
+        # The fixture sends the documented defaults explicitly; explicit values are kept.
+        stream=False,
     )
     _, request = send(httpserver, body)
     assert_wire(request, load("request_system_tools.json"))
@@ -308,7 +308,6 @@ def history_built_with_constructors() -> CreateMessageRequest:
         system="You help plan trips.",
         tools=[weather_tool(), WebSearchTool()],
         tool_choice=ToolChoice(type_=ToolChoiceType.AUTO),
-        stream=UNSET,
         messages=[
             MessageParam(
                 role=user,
@@ -342,7 +341,6 @@ def history_built_with_constructors() -> CreateMessageRequest:
                     ToolResultBlock(
                         tool_use_id="functions.get_weather:0",
                         content='{"temp_c": 21, "sky": "clear"}',
-                        is_error=UNSET,
                     ),
                     ToolResultBlock(
                         tool_use_id="functions.get_weather:1",
@@ -455,23 +453,23 @@ def test_anthropic_version_header_is_sent_by_default_and_can_be_set(
     assert request.headers["anthropic-version"] == "2023-06-01"
 
 
-def test_constructors_write_documented_defaults_but_from_dict_does_not() -> None:
-    # Pinned generator behaviour: a non-required field with a `default:` starts at that
-    # default in the constructor (so it is sent), while from_dict keeps an absent field
-    # absent. Pass UNSET to leave such a field out.
-    built = CreateMessageRequest(max_tokens=1, messages=ok_messages()).to_dict()
-    assert built["model"] == "kimi-k3.1-pro"
-    assert built["stream"] is False
+def test_constructors_and_from_dict_leave_documented_defaults_off_the_wire() -> None:
+    # The request defaults sit on referenced component schemas, so neither the constructor
+    # nor from_dict fills them in; only the `type` (and web search `name`) constants are.
+    # (tests/raw/test_raw_defaults.py covers every request model of the three formats.)
+    built = CreateMessageRequest(
+        model=CreateMessageRequestModel.KIMI_K3_1_PRO, max_tokens=1, messages=ok_messages()
+    ).to_dict()
+    assert set(built) == {"model", "max_tokens", "messages"}
     cache = CacheControl(type_=CacheControlType.EPHEMERAL)
-    assert cache.to_dict() == {"type": "ephemeral", "ttl": "5m"}
-    assert OutputConfig().to_dict() == {"effort": "max"}
+    assert cache.to_dict() == {"type": "ephemeral"}
+    assert OutputConfig().to_dict() == {}
     assert ToolResultBlock(tool_use_id="functions.f:0", content="x").to_dict() == {
         "type": "tool_result",
         "tool_use_id": "functions.f:0",
         "content": "x",
-        "is_error": False,
     }
-    assert ToolChoice().to_dict() == {"type": "auto"}
+    assert ToolChoice(type_=ToolChoiceType.AUTO).to_dict() == {"type": "auto"}
     assert WebSearchTool().to_dict() == {"type": "web_search_20250305", "name": "web_search"}
     raw = {
         "model": "kimi-k3.1-pro",
@@ -885,10 +883,26 @@ def test_spec_follows_the_design_rules() -> None:
     assert req["messages"]["minItems"] == 1
     assert req["stop_sequences"]["maxItems"] == 5
     assert "UTF-8" in req["stop_sequences"]["description"]
+    # Request defaults are documented on the referenced component schemas (where the
+    # generator does not turn them into constructor defaults), never inline.
+    assert req["model"] == {"$ref": "#/components/schemas/CreateMessageRequestModel"}
+    assert schemas["CreateMessageRequestModel"]["default"] == "kimi-k3.1-pro"
+    assert req["stream"] == {"$ref": "#/components/schemas/StreamFlag"}
+    assert schemas["StreamFlag"]["default"] is False
     effort = schemas["OutputConfig"]["properties"]["effort"]
-    assert effort["default"] == "max"
+    assert effort == {"$ref": "#/components/schemas/OutputConfigEffort"}
+    assert schemas["OutputConfigEffort"]["default"] == "max"
     ttl = schemas["CacheControl"]["properties"]["ttl"]
+    assert ttl == {"$ref": "#/components/schemas/CacheControlTtl"}
+    ttl = schemas["CacheControlTtl"]
     assert (ttl["enum"], ttl["default"]) == (["5m", "1h"], "5m")
+    assert schemas["ToolChoiceType"]["default"] == "auto"
+    assert schemas["ToolResultErrorFlag"]["default"] is False
+    for field, fixed in [("temperature", "FixedTemperature"), ("top_p", "FixedTopP")]:
+        assert req[field] == {"$ref": f"#/components/schemas/{fixed}"}
+        value = schemas[fixed]["default"]
+        assert schemas[fixed]["minimum"] == schemas[fixed]["maximum"] == value
+    assert (schemas["FixedTemperature"]["default"], schemas["FixedTopP"]["default"]) == (1, 0.95)
     assert schemas["WebSearchTool"]["properties"]["max_uses"]["minimum"] == 1
 
     catch_alls = {

@@ -20,12 +20,11 @@ class CacheControl:
 
         Attributes:
             type_ (CacheControlType): Cache kind; `ephemeral` is the only one.
-            ttl (CacheControlTtl | Unset): Lifetime of newly written cache entries, 5 minutes or 1 hour. Default:
-                CacheControlTtl.MINUTES_5.
+            ttl (CacheControlTtl | Unset): Lifetime of newly written cache entries, 5 minutes (default) or 1 hour.
     """
 
     type_: CacheControlType
-    ttl: CacheControlTtl | Unset = CacheControlTtl.MINUTES_5
+    ttl: CacheControlTtl | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -25,46 +25,53 @@ T = TypeVar("T", bound="CreateMessageRequest")
 
 @_attrs_define
 class CreateMessageRequest:
-    """Body of `POST /v1/messages`.
+    """Body of `POST /v1/messages`. `model`, `max_tokens` and `messages` are required; every other field is left out of the
+    JSON unless the caller sets it. The two sampling fields are fixed by the service and are best omitted.
 
-    Attributes:
-        model (CreateMessageRequestModel): Model id. `kimi-k3.1-pro` is the current model, `kimi-k3.1-pro-highspeed`
-            takes the same parameters and generates faster, `kimi-k3` is the previous generation (effort `max` only; no
-            structured output, stop sequences or cache TTL; may answer with text blocks only). All three have a
-            1,048,576-token context and always reason. Default: CreateMessageRequestModel.KIMI_K3_1_PRO.
-        max_tokens (int): Upper bound on generated tokens for this call; reasoning (thinking) tokens count against it
-            together with the visible answer.
-        messages (list[MessageParam]): The conversation so far, oldest first. Assistant turns must be sent back with all
-            their content blocks exactly as received (thinking with its signature, tool_use, server_tool_use,
-            web_search_tool_result). Results of parallel tool calls go together in one user message.
-        system (list[TextBlock] | str | Unset): System prompt, either plain text or a list of text blocks.
-        stream (bool | Unset): When true the response is an SSE stream of `MessageStreamEvent` payloads instead of one
-            JSON message. Default: False.
-        tools (list[CustomTool | WebSearchTool] | Unset): Tools the model may call: custom functions (executed by the
-            caller) and the server-side web search tool (executed by the service, billed per search).
-        tool_choice (ToolChoice | Unset): How the model may use the offered tools.
-        stop_sequences (list[str] | Unset): Up to 5 strings; generation ends when one appears verbatim, and the match
-            itself is not part of the output. Each string may be at most 32 bytes when encoded as UTF-8 (bytes, not
-            characters: a 32-character string of non-ASCII text is too long). Not supported by `kimi-k3`. On the K3.1 models
-            a hit has been documented to report `stop_reason: end_turn` with a null `stop_sequence`.
-        metadata (RequestMetadata | Unset): Request metadata.
-        cache_control (CacheControl | Unset): Top-level prompt-cache write options (K3.1 models only). Only this top-
-            level field sets the TTL of cache writes; cache_control markers inside blocks are ignored by the service.
-            Without it, writes live 5 minutes.
-        output_config (OutputConfig | Unset): Reasoning effort and structured output settings.
+        Attributes:
+            model (CreateMessageRequestModel): Model id. `kimi-k3.1-pro` is the current model, `kimi-k3.1-pro-highspeed`
+                takes the same parameters and generates faster, `kimi-k3` is the previous generation (effort `max` only; no
+                structured output, stop sequences or cache TTL; may answer with text blocks only). All three have a
+                1,048,576-token context and always reason.
+            max_tokens (int): Upper bound on generated tokens for this call; reasoning (thinking) tokens count against it
+                together with the visible answer.
+            messages (list[MessageParam]): The conversation so far, oldest first. Assistant turns must be sent back with all
+                their content blocks exactly as received (thinking with its signature, tool_use, server_tool_use,
+                web_search_tool_result). Results of parallel tool calls go together in one user message.
+            system (list[TextBlock] | str | Unset): System prompt, either plain text or a list of text blocks.
+            stream (bool | Unset): When true the response is an SSE stream of `MessageStreamEvent` payloads instead of one
+                JSON message (default false).
+            tools (list[CustomTool | WebSearchTool] | Unset): Tools the model may call: custom functions (executed by the
+                caller) and the server-side web search tool (executed by the service, billed per search).
+            tool_choice (ToolChoice | Unset): How the model may use the offered tools.
+            stop_sequences (list[str] | Unset): Up to 5 strings; generation ends when one appears verbatim, and the match
+                itself is not part of the output. Each string may be at most 32 bytes when encoded as UTF-8 (bytes, not
+                characters: a 32-character string of non-ASCII text is too long). Not supported by `kimi-k3`. On the K3.1 models
+                a hit has been documented to report `stop_reason: end_turn` with a null `stop_sequence`.
+            metadata (RequestMetadata | Unset): Request metadata.
+            cache_control (CacheControl | Unset): Top-level prompt-cache write options (K3.1 models only). Only this top-
+                level field sets the TTL of cache writes; cache_control markers inside blocks are ignored by the service.
+                Without it, writes live 5 minutes.
+            output_config (OutputConfig | Unset): Reasoning effort and structured output settings.
+            temperature (float | Unset): Fixed at 1; leave it out. The K3.1 models ignore other values, `kimi-k3` (and some
+                gateways) reject them.
+            top_p (float | Unset): Fixed at 0.95; leave it out. The K3.1 models ignore other values, `kimi-k3` (and some
+                gateways) reject them.
     """
 
+    model: CreateMessageRequestModel
     max_tokens: int
     messages: list[MessageParam]
-    model: CreateMessageRequestModel = CreateMessageRequestModel.KIMI_K3_1_PRO
     system: list[TextBlock] | str | Unset = UNSET
-    stream: bool | Unset = False
+    stream: bool | Unset = UNSET
     tools: list[CustomTool | WebSearchTool] | Unset = UNSET
     tool_choice: ToolChoice | Unset = UNSET
     stop_sequences: list[str] | Unset = UNSET
     metadata: RequestMetadata | Unset = UNSET
     cache_control: CacheControl | Unset = UNSET
     output_config: OutputConfig | Unset = UNSET
+    temperature: float | Unset = UNSET
+    top_p: float | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -125,6 +132,10 @@ class CreateMessageRequest:
         if not isinstance(self.output_config, Unset):
             output_config = self.output_config.to_dict()
 
+        temperature = self.temperature
+
+        top_p = self.top_p
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -150,6 +161,10 @@ class CreateMessageRequest:
             field_dict["cache_control"] = cache_control
         if output_config is not UNSET:
             field_dict["output_config"] = output_config
+        if temperature is not UNSET:
+            field_dict["temperature"] = temperature
+        if top_p is not UNSET:
+            field_dict["top_p"] = top_p
 
         return field_dict
 
@@ -257,6 +272,10 @@ class CreateMessageRequest:
         else:
             output_config = OutputConfig.from_dict(_output_config)
 
+        temperature = d.pop("temperature", UNSET)
+
+        top_p = d.pop("top_p", UNSET)
+
         create_message_request = cls(
             model=model,
             max_tokens=max_tokens,
@@ -269,6 +288,8 @@ class CreateMessageRequest:
             metadata=metadata,
             cache_control=cache_control,
             output_config=output_config,
+            temperature=temperature,
+            top_p=top_p,
         )
 
         create_message_request.additional_properties = d

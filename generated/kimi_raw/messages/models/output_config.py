@@ -24,12 +24,12 @@ class OutputConfig:
         effort (OutputConfigEffort | Unset): How much the model reasons before answering. `low`, `high` and `max` are
             the native levels (default `max`); the service also takes aliases: `medium` means `high`, `xhigh` means `max`,
             `minimal` and `none` mean `low`. Reasoning cannot be turned off (`none` still reasons). More effort costs more
-            output tokens and time. `kimi-k3` accepts only `max`. Default: OutputConfigEffort.MAX.
+            output tokens and time. `kimi-k3` accepts only `max`.
         format_ (OutputFormat | Unset): Structured output: the answer is JSON that satisfies `schema` (K3.1 models
             only).
     """
 
-    effort: OutputConfigEffort | Unset = OutputConfigEffort.MAX
+    effort: OutputConfigEffort | Unset = UNSET
     format_: OutputFormat | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -16,11 +16,11 @@ class ToolChoice:
     """How the model may use the offered tools.
 
     Attributes:
-        type_ (ToolChoiceType): `auto`: the model decides; `any`: it must call some tool; `none`: it must not call
-            tools. Default: ToolChoiceType.AUTO.
+        type_ (ToolChoiceType): `auto` (the default): the model decides; `any`: it must call some tool; `none`: it must
+            not call tools.
     """
 
-    type_: ToolChoiceType = ToolChoiceType.AUTO
+    type_: ToolChoiceType
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -33,13 +33,13 @@ class ToolResultBlock:
         tool_use_id (str): The id of the tool_use block being answered.
         content (list[ImageBlock | TextBlock | UnknownBlock] | str): The result as text, or as a list of text and image
             blocks.
-        is_error (bool | Unset): True when the tool failed and `content` describes the failure. Default: False.
+        is_error (bool | Unset): True when the tool failed and `content` describes the failure (default false).
     """
 
     tool_use_id: str
     content: list[ImageBlock | TextBlock | UnknownBlock] | str
     type_: Literal["tool_result"] = "tool_result"
-    is_error: bool | Unset = False
+    is_error: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -41,15 +41,14 @@ class CreateResponseRequest:
 
         Attributes:
             model (CreateResponseRequestModel): Model id. kimi-k3.1-pro-highspeed has the same parameters as kimi-k3.1-pro
-                and generates faster; kimi-k3 is the previous generation (effort max only, no prompt_cache_options). Default:
-                CreateResponseRequestModel.KIMI_K3_1_PRO.
+                and generates faster; kimi-k3 is the previous generation (effort max only, no prompt_cache_options).
             input_ (list[CustomToolCallItem | CustomToolCallOutputItem | FunctionCallItem | FunctionCallOutputItem |
                 InputMessage | ReasoningItem | UnknownItem | WebSearchCallItem] | str): A single user text, or the list of
                 conversation items to continue from (messages plus replayed reasoning, function calls and their outputs).
             instructions (str | Unset): System-level guidance placed before the input.
-            stream (bool | Unset): When true the result is delivered as server-sent events. Default: False.
-            max_output_tokens (int | Unset): Cap on generated tokens, reasoning included. The service may lower it to what
-                is left of the 1,048,576-token context window. Default: 131072.
+            stream (bool | Unset): When true the result is delivered as server-sent events (default false).
+            max_output_tokens (int | Unset): Cap on generated tokens, reasoning included (default 131072, at most 1048576).
+                The service may lower it to what is left of the 1,048,576-token context window.
             reasoning (ReasoningConfig | Unset): Reasoning settings. Reasoning cannot be switched off.
             text (TextConfig | Unset): Output text settings.
             tools (list[ApplyPatchTool | FunctionTool | NamespaceTool | UnknownTool | WebSearchTool] | Unset): Tools the
@@ -63,6 +62,7 @@ class CreateResponseRequest:
             safety_identifier (str | Unset): A stable, privacy-preserving id of the end user.
     """
 
+    model: CreateResponseRequestModel
     input_: (
         list[
             CustomToolCallItem
@@ -76,10 +76,9 @@ class CreateResponseRequest:
         ]
         | str
     )
-    model: CreateResponseRequestModel = CreateResponseRequestModel.KIMI_K3_1_PRO
     instructions: str | Unset = UNSET
-    stream: bool | Unset = False
-    max_output_tokens: int | Unset = 131072
+    stream: bool | Unset = UNSET
+    max_output_tokens: int | Unset = UNSET
     reasoning: ReasoningConfig | Unset = UNSET
     text: TextConfig | Unset = UNSET
     tools: (

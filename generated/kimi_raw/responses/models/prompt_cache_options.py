@@ -20,11 +20,11 @@ class PromptCacheOptions:
 
         Attributes:
             mode (PromptCacheOptionsMode | Unset):
-            ttl (PromptCacheOptionsTtl | Unset):  Default: PromptCacheOptionsTtl.VALUE_0.
+            ttl (PromptCacheOptionsTtl | Unset): Lifetime of the cache entry this request writes; default 5m.
     """
 
     mode: PromptCacheOptionsMode | Unset = UNSET
-    ttl: PromptCacheOptionsTtl | Unset = PromptCacheOptionsTtl.VALUE_0
+    ttl: PromptCacheOptionsTtl | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,13 +18,13 @@ class ReasoningConfig:
     """Reasoning settings. Reasoning cannot be switched off.
 
     Attributes:
-        effort (ReasoningConfigEffort | Unset): How much to think. low/high/max are the native levels; medium is treated
-            as high, xhigh as max, minimal and none as low (none does not turn reasoning off). kimi-k3 supports max only.
-            Default: ReasoningConfigEffort.MAX.
+        effort (ReasoningConfigEffort | Unset): How much to think. low/high/max are the native levels (default max);
+            medium is treated as high, xhigh as max, minimal and none as low (none does not turn reasoning off). kimi-k3
+            supports max only.
         summary (ReasoningConfigSummary | Unset): Requests reasoning summaries, where the service provides them.
     """
 
-    effort: ReasoningConfigEffort | Unset = ReasoningConfigEffort.MAX
+    effort: ReasoningConfigEffort | Unset = UNSET
     summary: ReasoningConfigSummary | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -103,7 +103,9 @@ def sync_detailed(
 
     Args:
         anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
-        body (CreateMessageRequest): Body of `POST /v1/messages`.
+        body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
+            `messages` are required; every other field is left out of the JSON unless the caller sets
+            it. The two sampling fields are fixed by the service and are best omitted.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,7 +143,9 @@ def sync(
 
     Args:
         anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
-        body (CreateMessageRequest): Body of `POST /v1/messages`.
+        body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
+            `messages` are required; every other field is left out of the JSON unless the caller sets
+            it. The two sampling fields are fixed by the service and are best omitted.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +178,9 @@ async def asyncio_detailed(
 
     Args:
         anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
-        body (CreateMessageRequest): Body of `POST /v1/messages`.
+        body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
+            `messages` are required; every other field is left out of the JSON unless the caller sets
+            it. The two sampling fields are fixed by the service and are best omitted.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,7 +216,9 @@ async def asyncio(
 
     Args:
         anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
-        body (CreateMessageRequest): Body of `POST /v1/messages`.
+        body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
+            `messages` are required; every other field is left out of the JSON unless the caller sets
+            it. The two sampling fields are fixed by the service and are best omitted.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
