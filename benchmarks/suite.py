@@ -423,12 +423,12 @@ def analysis(rows: Sequence[Row]) -> str:
             )
             out.append(
                 "- Responses peak memory: the stream ends with `response.completed`, whose "
-                "JSON repeats the whole output. While it is decoded the client holds the "
-                "output items accumulated so far (needed for `.partial` if the stream breaks, "
-                "and for `current`), the event's text (one copy) and the object parsed from it "
-                "(another copy): three times the result, plus the 64 KiB read buffer. Every "
-                "other copy of the text (`.done` events, delta fragments, the decoder's bytes) "
-                f"is let go as soon as it is superseded.{also}"
+                "JSON repeats the whole output. The client keeps the output accumulated so "
+                "far (`.partial` needs it if the stream breaks) and parses that long event "
+                "as it arrives (`kimi_ext.longjson`), sharing the strings it already holds "
+                "instead of holding the event's text and a parsed copy. A miss means some "
+                "other copy is held: compare tracemalloc snapshots at the peak."
+                f"{also}"
             )
     if not out:
         return ""

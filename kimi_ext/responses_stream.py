@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from .longjson import LONG_STRING
 from .results import Response
 from .streaming import (
     TEXT_BATCH,
@@ -411,6 +412,22 @@ class ResponseAccumulator(Accumulator[Response]):
             self.terminal = True
         elif kind == "error" or event == "error":
             raise ErrorEventReceived(_error_envelope(data), data)
+
+    def long_strings(self) -> list[str]:
+        # Later events repeat what earlier ones carried: the .done events the deltas'
+        # text, output_item.done its item, response.completed the whole output.
+        found: list[str] = []
+        stack: list[Any] = [item.build() for item in self._items.values()]
+        while stack:
+            node = stack.pop()
+            if type(node) is str:
+                if len(node) >= LONG_STRING:
+                    found.append(node)
+            elif type(node) is dict:
+                stack.extend(node.values())
+            elif type(node) is list:
+                stack.extend(node)
+        return found
 
     def snapshot(self) -> dict[str, Any]:
         out: dict[str, Any] = {"object": "response"}

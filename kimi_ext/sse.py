@@ -16,6 +16,12 @@ joined once, and each read is scanned a fixed number of times, never re-scanned 
 ``feed_raw`` / ``flush_raw`` return plain ``(data, event, id, retry)`` tuples instead of
 :class:`ServerSentEvent` objects; the streams use them.
 
+A decoder made with ``long_line=`` hands a ``data`` line that grows past ``long_line_at``
+bytes, as its bytes arrive, to a sink that factory makes (the streams use
+:class:`~kimi_ext.longjson.LongJSONLine`, which parses the JSON without holding the line
+twice); the event's ``data`` is then what the sink's ``close()`` returns. Only a line that
+spans reads can go to the sink, so that depends on the split; the text does not.
+
 Decoding follows the HTML Living Standard ("event stream interpretation"): LF, CR LF and
 CR all end a line; ``data`` lines are joined with ``\\n``; lines starting with ``:`` are
 comments; a line with no colon is a field with an empty value; one space after the colon
@@ -28,10 +34,30 @@ dispatches a last event that lacks its closing blank line instead of dropping it
 
 from __future__ import annotations
 
-__all__ = ["RawEvent", "SSEDecoder", "ServerSentEvent"]
+from collections.abc import Callable
+from typing import Any, Protocol
+
+__all__ = ["LineSink", "RawEvent", "SSEDecoder", "ServerSentEvent"]
 
 #: An event as ``(data, event, id, retry)``: what :meth:`SSEDecoder.feed_raw` returns.
-RawEvent = tuple[str, str | None, str | None, int | None]
+#: ``data`` is a str, or what a long line's sink returned (see ``long_line``).
+RawEvent = tuple[Any, str | None, str | None, int | None]
+
+#: The default size from which a ``data`` line goes to the ``long_line`` sink.
+LONG_LINE = 1 << 16
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class LineSink(Protocol):
+    """Takes one long ``data`` line's bytes (without ``data:``) as they arrive."""
+
+    def feed(self, chunk: bytes) -> None: ...
+
+    def close(self) -> Any:
+        """The line ended: the event's ``data``, a str or an object with a ``text()``
+        method that gives the line's text (needed if another ``data`` line follows)."""
+        ...
 
 
 class ServerSentEvent:
@@ -74,13 +100,36 @@ class ServerSentEvent:
 class SSEDecoder:
     """Incremental SSE decoder: :meth:`feed` bytes, then :meth:`flush` at the end."""
 
-    __slots__ = ("_bom", "_cr", "_data", "_dirty", "_event", "_id", "_more", "_pending", "_retry")
+    __slots__ = (
+        "_bom",
+        "_cr",
+        "_data",
+        "_dirty",
+        "_event",
+        "_id",
+        "_long_at",
+        "_long_line",
+        "_more",
+        "_pending",
+        "_pending_size",
+        "_retry",
+        "_sink",
+    )
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        long_line: Callable[[], LineSink] | None = None,
+        long_line_at: int = LONG_LINE,
+    ) -> None:
+        self._long_line = long_line
+        self._long_at = long_line_at
+        self._sink: LineSink | None = None  # the long data line being received
         self._pending: list[bytes] = []  # the start of an unfinished line, in pieces
+        self._pending_size = 0
         self._cr = False  # the last chunk ended with CR: a leading LF now belongs to it
         self._bom = True  # the first line has not been decoded yet
-        self._data: str | None = None
+        self._data: Any = None  # a str, or what a long line's sink returned
         self._more: list[str] | None = None
         self._event: str | None = None
         self._id: str | None = None
@@ -108,18 +157,29 @@ class SSEDecoder:
         if b"\r" in chunk:
             self._cr = chunk[-1] == 13
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if self._sink is not None:
+            end = chunk.find(b"\n")
+            if end < 0:
+                self._sink.feed(chunk)
+                return []
+            self._sink.feed(chunk[:end])
+            self._end_long_line()
+            chunk = chunk[end + 1 :]
+            if not chunk:
+                return []
         end = chunk.rfind(b"\n")
         if end < 0:
-            self._pending.append(chunk)
+            self._hold(chunk)
             return []
         if self._pending:
             self._pending.append(chunk[:end])
             block = b"".join(self._pending)
             self._pending = []
+            self._pending_size = 0
         else:
             block = chunk[:end]
-        if end + 1 < len(chunk):
-            self._pending.append(chunk[end + 1 :])
+        rest = chunk[end + 1 :]
+        del chunk
         # Line ends are ASCII, so a complete line never ends inside a UTF-8 sequence.
         text = block.decode("utf-8", "replace")
         del block  # a large event is held once as bytes, text and lines: not all at once
@@ -129,11 +189,56 @@ class SSEDecoder:
                 text = text[1:]
         lines = text.split("\n")
         del text
-        return self._lines(lines)
+        out = self._lines(lines)
+        if rest:
+            self._hold(rest)  # after the lines: whether a data line came first matters
+        return out
+
+    def _hold(self, piece: bytes) -> None:
+        """Keep the start of an unfinished line; a long ``data`` line goes to a sink."""
+        self._pending.append(piece)
+        self._pending_size += len(piece)
+        if (
+            self._pending_size >= self._long_at
+            and self._long_line is not None
+            and self._data is None  # else it is a second data line: joined as text
+        ):
+            self._start_long_line()
+
+    def _start_long_line(self) -> None:
+        head = b""
+        for part in self._pending:
+            head += part[:16]
+            if len(head) >= 16:
+                break
+        skip = 3 if self._bom and head.startswith(_BOM) else 0
+        if len(head) < skip + 6 or not head.startswith(b"data:", skip):
+            return  # not a data line (or too soon to tell whether a space follows)
+        skip += 6 if head[skip + 5 : skip + 6] == b" " else 5
+        self._bom = False
+        self._dirty = True
+        assert self._long_line is not None
+        sink = self._sink = self._long_line()
+        for part in self._pending:
+            if skip >= len(part):
+                skip -= len(part)
+                continue
+            sink.feed(part[skip:] if skip else part)
+            skip = 0
+        self._pending = []
+        self._pending_size = 0
+
+    def _end_long_line(self) -> None:
+        """The long data line ended: what its sink returns is the event's data."""
+        assert self._sink is not None
+        self._data = self._sink.close()
+        self._sink = None
 
     def flush_raw(self) -> list[RawEvent]:
         """:meth:`flush`, returning ``(data, event, id, retry)`` tuples."""
         self._cr = False
+        if self._sink is not None:
+            self._end_long_line()
         lines = [""]
         if self._pending:
             text = b"".join(self._pending).decode("utf-8", "replace")
@@ -196,7 +301,7 @@ class SSEDecoder:
             if data is None:
                 data = value
             elif more is None:
-                more = [data, value]
+                more = [data if type(data) is str else data.text(), value]
             else:
                 more.append(value)
             dirty = True

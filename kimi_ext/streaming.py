@@ -3,7 +3,10 @@
 A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
 :class:`~kimi_ext.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
 to the format's accumulator (a plain class, written once per format and shared by the
-sync and async stream). Nothing is typed per event: a :class:`StreamEvent` is a tiny
+sync and async stream). A ``data`` line longer than ``long_line_at`` (64 KiB) is parsed
+as its bytes arrive by :class:`~kimi_ext.longjson.LongJSONLine`, which shares the long
+strings the accumulator already holds: Responses' last event repeats the whole output,
+and is then not held a second and third time. Nothing is typed per event: a :class:`StreamEvent` is a tiny
 slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
 when ``.parsed`` is read.
 
@@ -47,8 +50,9 @@ from .errors import (
     redact,
     status_error_from_event,
 )
+from .longjson import LongJSONLine, ParsedLine
 from .results import Result
-from .sse import SSEDecoder
+from .sse import LONG_LINE, SSEDecoder
 
 __all__ = [
     "TEXT_BATCH",
@@ -236,6 +240,11 @@ class Accumulator(Generic[ResultT]):
         """The result so far, as a fresh dict shaped like the format's JSON response."""
         raise NotImplementedError
 
+    def long_strings(self) -> list[str]:
+        """Long strings held so far that a later event may repeat (parsing that event
+        then shares them instead of holding the text twice); none by default."""
+        return []
+
     def result(self, response: httpx.Response | None) -> ResultT:
         """The result so far, as the format's result type (written once for all three)."""
         return self.result_type(self.snapshot(), response)
@@ -246,12 +255,14 @@ class _StreamCore(Generic[ResultT]):
 
     _accumulator_type: ClassVar[type[Accumulator[Any]]]
     _event_type: ClassVar[type[StreamEvent]] = StreamEvent
+    # A data line longer than this is parsed as it arrives (see kimi_ext.longjson).
+    long_line_at: ClassVar[int] = LONG_LINE
 
     def __init__(self, response: httpx.Response, *, secret: str) -> None:
         self.response = response
         self._secret = secret
         self._acc: Accumulator[ResultT] = self._accumulator_type()
-        self._decoder = SSEDecoder()
+        self._decoder = SSEDecoder(long_line=self._long_line, long_line_at=self.long_line_at)
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
         self._closed = False
@@ -261,8 +272,23 @@ class _StreamCore(Generic[ResultT]):
         """A snapshot of the result accumulated so far."""
         return self._acc.result(self.response)
 
-    def _on_event(self, text: str, name: str | None) -> StreamEvent | None:
+    def _long_line(self) -> LongJSONLine:
+        """A sink for a long ``data`` line: parsed as it arrives, sharing the long
+        strings the accumulator already holds (Responses' last event repeats them)."""
+        return LongJSONLine(self._acc.long_strings())
+
+    def _on_event(self, text: str | ParsedLine, name: str | None) -> StreamEvent | None:
         """Feed one decoded event to the accumulator; return what to yield (or None)."""
+        if isinstance(text, ParsedLine):  # a long line, already parsed
+            data = text.value
+            if type(data) is not dict:
+                return self._event_type("malformed", text.text(), name)
+            try:
+                return self._feed(data, name)
+            except TypeError:
+                return self._event_type("malformed", text.text(), name)
+            finally:
+                text.release()
         if not text:
             return None  # a keep-alive or an event without data
         if text == "[DONE]":
@@ -275,15 +301,19 @@ class _StreamCore(Generic[ResultT]):
         if type(data) is not dict:
             return self._event_type("malformed", text, name)
         try:
+            return self._feed(data, name)
+        except TypeError:
+            # An object the accumulator cannot use (say an ``index`` that is a list): kept
+            # like a data that is not an object.
+            return self._event_type("malformed", text, name)
+
+    def _feed(self, data: dict[str, Any], name: str | None) -> StreamEvent:
+        try:
             return self._event_type(self._acc.feed(name, data), data, name)
         except ErrorEventReceived as exc:
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
             error.body = exc.raw
             raise error from None
-        except TypeError:
-            # An object the accumulator cannot use (say an ``index`` that is a list): kept
-            # like a data that is not an object.
-            return self._event_type("malformed", text, name)
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
         where = self._acc.terminal_name
