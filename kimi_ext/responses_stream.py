@@ -253,6 +253,7 @@ class ResponseAccumulator(Accumulator[Response]):
 
     result_type = Response
     terminal_name = "response.completed, response.incomplete or response.failed"
+    repeats_text = True
 
     def __init__(self) -> None:
         super().__init__()

@@ -17,7 +17,8 @@ joined once, and each read is scanned a fixed number of times, never re-scanned 
 :class:`ServerSentEvent` objects; the streams use them.
 
 A decoder made with ``long_line=`` hands a ``data`` line that grows past ``long_line_at``
-bytes, as its bytes arrive, to a sink that factory makes (the streams use
+bytes, as its bytes arrive, to a sink that factory makes (or reads it whole if the
+factory returns None) (the streams use
 :class:`~kimi_ext.longjson.LongJSONLine`, which parses the JSON without holding the line
 twice); the event's ``data`` is then what the sink's ``close()`` returns. Only a line that
 spans reads can go to the sink, so that depends on the split; the text does not.
@@ -104,6 +105,7 @@ class SSEDecoder:
         "_bom",
         "_cr",
         "_data",
+        "_declined",
         "_dirty",
         "_event",
         "_id",
@@ -119,12 +121,13 @@ class SSEDecoder:
     def __init__(
         self,
         *,
-        long_line: Callable[[], LineSink] | None = None,
+        long_line: Callable[[], LineSink | None] | None = None,
         long_line_at: int = LONG_LINE,
     ) -> None:
         self._long_line = long_line
         self._long_at = long_line_at
         self._sink: LineSink | None = None  # the long data line being received
+        self._declined = False  # the factory declined the current line
         self._pending: list[bytes] = []  # the start of an unfinished line, in pieces
         self._pending_size = 0
         self._cr = False  # the last chunk ended with CR: a leading LF now belongs to it
@@ -176,6 +179,7 @@ class SSEDecoder:
             block = b"".join(self._pending)
             self._pending = []
             self._pending_size = 0
+            self._declined = False
         else:
             block = chunk[:end]
         rest = chunk[end + 1 :]
@@ -202,6 +206,7 @@ class SSEDecoder:
             self._pending_size >= self._long_at
             and self._long_line is not None
             and self._data is None  # else it is a second data line: joined as text
+            and not self._declined
         ):
             self._start_long_line()
 
@@ -215,10 +220,14 @@ class SSEDecoder:
         if len(head) < skip + 6 or not head.startswith(b"data:", skip):
             return  # not a data line (or too soon to tell whether a space follows)
         skip += 6 if head[skip + 5 : skip + 6] == b" " else 5
+        assert self._long_line is not None
+        sink = self._long_line()
+        if sink is None:
+            self._declined = True
+            return
+        self._sink = sink
         self._bom = False
         self._dirty = True
-        assert self._long_line is not None
-        sink = self._sink = self._long_line()
         for part in self._pending:
             if skip >= len(part):
                 skip -= len(part)
@@ -237,6 +246,7 @@ class SSEDecoder:
     def flush_raw(self) -> list[RawEvent]:
         """:meth:`flush`, returning ``(data, event, id, retry)`` tuples."""
         self._cr = False
+        self._declined = False
         if self._sink is not None:
             self._end_long_line()
         lines = [""]

@@ -3,10 +3,11 @@
 A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
 :class:`~kimi_ext.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
 to the format's accumulator (a plain class, written once per format and shared by the
-sync and async stream). A ``data`` line longer than ``long_line_at`` (64 KiB) is parsed
-as its bytes arrive by :class:`~kimi_ext.longjson.LongJSONLine`, which shares the long
-strings the accumulator already holds: Responses' last event repeats the whole output,
-and is then not held a second and third time. Nothing is typed per event: a :class:`StreamEvent` is a tiny
+sync and async stream). In Responses, whose events repeat text earlier ones carried
+(``repeats_text``), a ``data`` line longer than ``long_line_at`` (64 KiB) is parsed as its
+bytes arrive by :class:`~kimi_ext.longjson.LongJSONLine`, which shares the long strings
+the accumulator already holds: the last event, which repeats the whole output, is then
+not held a second and third time. Nothing is typed per event: a :class:`StreamEvent` is a tiny
 slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
 when ``.parsed`` is read.
 
@@ -200,6 +201,8 @@ class Accumulator(Generic[ResultT]):
 
     terminal_name: ClassVar[str] = ""
     result_type: type[ResultT]
+    # Later events repeat long text that earlier ones carried (see long_strings).
+    repeats_text: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.terminal = False
@@ -272,9 +275,12 @@ class _StreamCore(Generic[ResultT]):
         """A snapshot of the result accumulated so far."""
         return self._acc.result(self.response)
 
-    def _long_line(self) -> LongJSONLine:
+    def _long_line(self) -> LongJSONLine | None:
         """A sink for a long ``data`` line: parsed as it arrives, sharing the long
-        strings the accumulator already holds (Responses' last event repeats them)."""
+        strings the accumulator already holds (Responses' last event repeats them). None
+        (read it whole, which is faster) when the format's events never repeat text."""
+        if not self._acc.repeats_text:
+            return None
         return LongJSONLine(self._acc.long_strings())
 
     def _on_event(self, text: str | ParsedLine, name: str | None) -> StreamEvent | None:

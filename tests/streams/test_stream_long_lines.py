@@ -314,19 +314,36 @@ def test_the_space_after_data_colon_may_arrive_in_the_next_read() -> None:
 
 def test_an_object_the_accumulator_cannot_use_is_yielded_verbatim_from_a_long_line() -> None:
     line = json.dumps(
-        {
-            "type": "content_block_delta",
-            "index": [0],
-            "delta": {"type": "text_delta", "text": LONG_TEXT},
-        }
+        {"type": "response.output_text.delta", "output_index": [0], "delta": LONG_TEXT}
     )
-    body = f"event: content_block_delta\ndata: {line}\n\n".encode()
-    stream = make_stream("messages", splits(body, 1000), 1024)
+    body = f"event: response.output_text.delta\ndata: {line}\n\n".encode()
+    stream = make_stream("responses", splits(body, 1000), 1024)
     events = []
     with pytest.raises(IncompleteStreamError):
         for event in stream:
             events.append(event)
     assert [(e.type, e.data) for e in events] == [("malformed", line)]
+
+
+def test_a_factory_may_decline_a_line_which_is_then_read_whole() -> None:
+    asked = []
+
+    def factory() -> None:
+        asked.append(1)
+        return None
+
+    decoder = SSEDecoder(long_line=factory, long_line_at=64)
+    events, parsed = events_of(decoder, splits(BODY, 100))
+    assert (events, parsed) == (plain_events(BODY), 0)
+    assert len(asked) == 2  # once per long data line, not once per read
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+def test_formats_whose_events_repeat_nothing_read_long_lines_whole(fmt: str) -> None:
+    stream = make_stream(fmt, [b""], 1)
+    assert stream._long_line() is None
+    assert stream._acc.long_strings() == []  # and nothing they hold would be repeated
+    assert make_stream("responses", [b""], 1)._long_line() is not None
 
 
 def test_parsed_line_text_repr_and_release() -> None:
