@@ -7,7 +7,6 @@ When the default base URL cannot be reached, the fallback address is used from t
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import time
@@ -232,11 +231,15 @@ class AsyncSender(_SenderBase):
         self,
         http: httpx.AsyncClient,
         *,
-        sleep: Callable[[float], Any] = asyncio.sleep,
+        sleep: Callable[[float], Any] | None = None,
         **config: Any,
     ) -> None:
         super().__init__(**config)
         self.http = http
+        if sleep is None:
+            import asyncio  # here, not at the top: sync users never pay its import time
+
+            sleep = asyncio.sleep
         self.sleep = sleep
 
     async def send(self, prepared: Prepared) -> httpx.Response:

@@ -41,7 +41,6 @@ runs on the server; its blocks and items are kept in the history verbatim.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import inspect
@@ -481,6 +480,8 @@ def _run_sync(call: _Call) -> _Outcome:
 
 def _run_awaitable(value: Awaitable[Any]) -> Any:
     """Run an async tool's result on the sync client (in its own event loop)."""
+    import asyncio  # only async tools on the sync client need it
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -496,6 +497,20 @@ async def _await(value: Awaitable[Any]) -> Any:
     return await value
 
 
+# asyncio is imported where it is used, so `import kimi_ext` does not pay for it (~10 ms);
+# by then an event loop runs, so it is already imported and this is a dict lookup.
+async def _to_thread(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    import asyncio
+
+    return await asyncio.to_thread(fn, *args, **kwargs)
+
+
+async def _gather(*aws: Awaitable[Any]) -> list[Any]:
+    import asyncio
+
+    return list(await asyncio.gather(*aws))
+
+
 async def _run_async(call: _Call) -> _Outcome:
     if call.outcome is not None:
         return call.outcome
@@ -506,7 +521,7 @@ async def _run_async(call: _Call) -> _Outcome:
         if handler.is_async:
             value = await handler.fn(*args, **kwargs)
         else:
-            value = await asyncio.to_thread(handler.fn, *args, **kwargs)
+            value = await _to_thread(handler.fn, *args, **kwargs)
             if inspect.isawaitable(value):
                 value = await value
         return _Outcome(tool_output(value))
@@ -722,7 +737,7 @@ async def arun_tools(
             if loop.keep_going(result) and rounds < max_rounds:
                 continue
             return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
-        outcomes = await asyncio.gather(*(_run_async(c) for c in calls if c.echo is None))
+        outcomes = await _gather(*(_run_async(c) for c in calls if c.echo is None))
         it = iter(outcomes)
         loop.record(calls, [None if c.echo is not None else next(it) for c in calls])
         if rounds >= max_rounds:
