@@ -95,6 +95,19 @@ def _parse(chunks: list[bytes], known: list[str]) -> ParsedLine | str:
     return line.close()
 
 
+def _check(result: ParsedLine | str, raw: str) -> None:
+    """The parser's answer is json.loads of the text and spells the text again exactly,
+    or, when the text is not JSON, the text itself."""
+    try:
+        expected = json.loads(raw)
+    except (ValueError, RecursionError):
+        assert result == raw
+        return
+    assert isinstance(result, ParsedLine), result
+    assert _same(result.value, expected)
+    assert result.text() == raw
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equality that also holds for the same float NaN (json reads "NaN")."""
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
@@ -146,16 +159,8 @@ def test_any_split_gives_json_loads(
 ) -> None:
     value, text = case
     known = data.draw(known_for(value))
-    result = _parse(_split(text.encode("utf-8", "surrogatepass"), cuts), known)
-    raw = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    try:
-        expected = json.loads(raw)
-    except ValueError:  # a lone surrogate spelled raw: invalid UTF-8, replaced
-        assert result == raw
-        return
-    assert isinstance(result, ParsedLine), result
-    assert _same(result.value, expected)
-    assert result.text() == raw
+    data = text.encode("utf-8", "surrogatepass")  # a lone surrogate spelled raw: replaced
+    _check(_parse(_split(data, cuts), known), data.decode("utf-8", "replace"))
 
 
 @given(case=spelled(), cuts=st.lists(st.integers(0, 10**6), max_size=8))
@@ -191,30 +196,13 @@ def test_broken_json_comes_back_verbatim(
         at %= len(text) + 1
         text = text[:at] + insert + text[at + (0 if insert else 1) :]
     data = text.encode("utf-8", "surrogatepass")
-    raw = data.decode("utf-8", "replace")
-    result = _parse(_split(data, cuts), [])
-    try:
-        expected = json.loads(raw)
-    except (ValueError, RecursionError):
-        assert result == raw
-    else:
-        assert isinstance(result, ParsedLine)
-        assert _same(result.value, expected)
-        assert result.text() == raw
+    _check(_parse(_split(data, cuts), []), data.decode("utf-8", "replace"))
 
 
 @given(data=st.binary(max_size=200), cuts=st.lists(st.integers(0, 10**6), max_size=8))
 @SETTINGS
 def test_any_bytes(data: bytes, cuts: list[int]) -> None:
-    raw = data.decode("utf-8", "replace")
-    result = _parse(_split(data, cuts), ["abcdefgh"])
-    try:
-        expected = json.loads(raw)
-    except (ValueError, RecursionError):
-        assert result == raw
-    else:
-        assert isinstance(result, ParsedLine)
-        assert _same(result.value, expected)
+    _check(_parse(_split(data, cuts), ["abcdefgh"]), data.decode("utf-8", "replace"))
 
 
 TRICKY = [
