@@ -20,7 +20,6 @@ from kimi_raw.messages.models import (
     Base64ImageSourceMediaType,
     CacheControl,
     CacheControlTtl,
-    CacheControlType,
     CacheCreationUsage,
     ContentBlockDeltaEvent,
     ContentBlockStartEvent,
@@ -46,7 +45,6 @@ from kimi_raw.messages.models import (
     OutputConfigEffort,
     OutputFormat,
     OutputFormatSchema,
-    OutputFormatType,
     OutputTokensDetails,
     PingEvent,
     RequestMetadata,
@@ -162,7 +160,6 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
     structured = OutputConfig(
         effort=OutputConfigEffort.LOW,
         format_=OutputFormat(
-            type_=OutputFormatType.JSON_SCHEMA,
             schema=OutputFormatSchema.from_dict(
                 {
                     "type": "object",
@@ -198,9 +195,7 @@ def reference_requests_built_with_constructors() -> dict[str, CreateMessageReque
             max_tokens=1024,
             output_config=low(),
             messages=ok_messages(),
-            cache_control=CacheControl(
-                type_=CacheControlType.EPHEMERAL, ttl=CacheControlTtl.HOUR_1
-            ),
+            cache_control=CacheControl(ttl=CacheControlTtl.HOUR_1),
         ),
         "request_ref_web_search.json": CreateMessageRequest(
             model=CreateMessageRequestModel.KIMI_K3_1_PRO,
@@ -277,7 +272,7 @@ def test_system_blocks_tools_choice_stops_metadata_cache(httpserver: HTTPServer)
         tool_choice=ToolChoice(type_=ToolChoiceType.ANY),
         stop_sequences=["\n\nUser:", "END", "停止生成"],
         metadata=RequestMetadata(user_id="user-7f3a9c"),
-        cache_control=CacheControl(type_=CacheControlType.EPHEMERAL, ttl=CacheControlTtl.MINUTES_5),
+        cache_control=CacheControl(ttl=CacheControlTtl.MINUTES_5),
         output_config=OutputConfig(effort=OutputConfigEffort.HIGH),
         # The fixture sends the documented defaults explicitly; explicit values are kept.
         stream=False,
@@ -461,7 +456,7 @@ def test_constructors_and_from_dict_leave_documented_defaults_off_the_wire() -> 
         model=CreateMessageRequestModel.KIMI_K3_1_PRO, max_tokens=1, messages=ok_messages()
     ).to_dict()
     assert set(built) == {"model", "max_tokens", "messages"}
-    cache = CacheControl(type_=CacheControlType.EPHEMERAL)
+    cache = CacheControl()
     assert cache.to_dict() == {"type": "ephemeral"}
     assert OutputConfig().to_dict() == {}
     assert ToolResultBlock(tool_use_id="functions.f:0", content="x").to_dict() == {

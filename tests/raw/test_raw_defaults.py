@@ -4,19 +4,26 @@ The specs document every request default (`stream: false`, effort `max`,
 `max_output_tokens: 131072`, the model, cache TTL `5m`, ...) on a small named component
 schema that the request property `$ref`s. openapi-python-client fills an inline `default:`
 into the generated constructor, but not a referenced one, so a raw user who leaves a field
-out sends nothing for it. The only values a constructor fills in are the `const` `type`
-discriminators of Messages blocks and tools (a block must always carry its `type`).
+out sends nothing for it. The only values a constructor fills in are `const`s: the `type`
+of every object whose `type` can have one value only (blocks, parts, items, tools, formats,
+events: an object built in code always carries its `type`), and the fixed `name` of the
+Messages web search tool and of the Responses apply_patch tool.
 
 These tests pin that for Chat, Messages and Responses: models built from their required
-fields send exactly those fields, explicitly passed values (defaults included) are still
-sent, and the Messages request takes the fixed sampling fields `temperature` and `top_p`.
+fields send exactly those fields (plus their `type`), explicitly passed values (defaults
+included) are still sent, a filled-in `type` never changes how received JSON parses, the
+cache TTL enums have readable member names, and the Messages request takes the fixed
+sampling fields `temperature` and `top_p`.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
+import re
 from collections.abc import Callable, Iterator
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -83,17 +90,27 @@ def constructor_defaults(fmt: str) -> Iterator[tuple[str, str, str, Any]]:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_only_const_fields_have_constructor_defaults(fmt: str) -> None:
     for cls, attr, annotation, default in constructor_defaults(fmt):
-        # A `const` field generates `Literal['value']` with that value as its default.
-        assert annotation == f"Literal[{default!r}]", (cls, attr, annotation, default)
+        # A `const` field generates `Literal['value']` with that value as its default
+        # (`Literal['value'] | Unset` where the field is optional, as a Responses message's
+        # `type` is).
+        const = f"Literal[{default!r}]"
+        assert annotation in (const, f"{const} | Unset"), (cls, attr, annotation, default)
 
 
-def test_the_const_defaults_are_the_messages_type_discriminators() -> None:
-    assert not list(constructor_defaults("chat"))
-    assert not list(constructor_defaults("responses"))
-    filled = {(cls, attr) for cls, attr, _, _ in constructor_defaults("messages")}
-    assert {attr for _, attr in filled} == {"type_", "name"}
-    assert {cls for cls, attr in filled if attr == "name"} == {"WebSearchTool"}
-    for cls in ("TextBlock", "ImageBlock", "ToolResultBlock", "WebSearchTool"):
+FIXED_NAMES = {"chat": set(), "messages": {"WebSearchTool"}, "responses": {"ApplyPatchTool"}}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_const_defaults_are_type_discriminators_and_fixed_tool_names(fmt: str) -> None:
+    filled = {(cls, attr) for cls, attr, _, _ in constructor_defaults(fmt)}
+    assert {attr for _, attr in filled} == ({"type_", "name"} if FIXED_NAMES[fmt] else {"type_"})
+    assert {cls for cls, attr in filled if attr == "name"} == FIXED_NAMES[fmt]
+    examples = {
+        "chat": ("TextPart", "ImageUrlPart", "FunctionTool", "ResponseFormatJsonSchema"),
+        "messages": ("TextBlock", "ImageBlock", "ToolResultBlock", "WebSearchTool"),
+        "responses": ("InputTextPart", "FunctionCallOutputItem", "FunctionTool", "TextFormatText"),
+    }[fmt]
+    for cls in examples:
         assert (cls, "type_") in filled
 
 
@@ -112,18 +129,17 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         ("stream_options", StreamOptions, {}),
         (
             "function_tool",
-            lambda: FunctionTool(type_="function", function=FunctionDefinition(name="f")),
+            lambda: FunctionTool(function=FunctionDefinition(name="f")),
             {"type": "function", "function": {"name": "f"}},
         ),
         (
             "json_schema_format",
             lambda: ResponseFormatJsonSchema(
-                type_="json_schema",
                 json_schema=JsonSchemaFormat(name="n", schema=JsonSchemaFormatSchema()),
             ),
             {"type": "json_schema", "json_schema": {"name": "n", "schema": {}}},
         ),
-        ("text_part", lambda: TextPart(type_="text", text="x"), {"type": "text", "text": "x"}),
+        ("text_part", lambda: TextPart(text="x"), {"type": "text", "text": "x"}),
     ],
     "messages": [
         (
@@ -136,11 +152,7 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
             {"model": "kimi-k3.1-pro", "max_tokens": 1, "messages": HI_MESSAGES},
         ),
         ("output_config", m.OutputConfig, {}),
-        (
-            "cache_control",
-            lambda: m.CacheControl(type_=m.CacheControlType.EPHEMERAL),
-            {"type": "ephemeral"},
-        ),
+        ("cache_control", m.CacheControl, {"type": "ephemeral"}),
         (
             "tool_choice",
             lambda: m.ToolChoice(type_=m.ToolChoiceType.ANY),
@@ -159,9 +171,7 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         ),
         (
             "output_format",
-            lambda: m.OutputFormat(
-                type_=m.OutputFormatType.JSON_SCHEMA, schema=m.OutputFormatSchema()
-            ),
+            lambda: m.OutputFormat(schema=m.OutputFormatSchema()),
             {"type": "json_schema", "schema": {}},
         ),
         ("text_block", lambda: m.TextBlock(text="x"), {"type": "text", "text": "x"}),
@@ -206,14 +216,12 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         ("text", r.TextConfig, {}),
         (
             "text_format_json_schema",
-            lambda: r.TextFormatJsonSchema(
-                type_="json_schema", schema=r.TextFormatJsonSchemaSchema()
-            ),
+            lambda: r.TextFormatJsonSchema(schema=r.TextFormatJsonSchemaSchema()),
             {"type": "json_schema", "schema": {}},
         ),
         (
             "function_tool",
-            lambda: r.FunctionTool(type_="function", name="f"),
+            lambda: r.FunctionTool(name="f"),
             {"type": "function", "name": "f"},
         ),
         (
@@ -224,18 +232,12 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         (
             "input_message",
             lambda: r.InputMessage(role=r.InputMessageRole.USER, content="hi"),
-            {"role": "user", "content": "hi"},
+            {"type": "message", "role": "user", "content": "hi"},
         ),
-        (
-            "input_image_part",
-            lambda: r.InputImagePart(type_="input_image"),
-            {"type": "input_image"},
-        ),
+        ("input_image_part", r.InputImagePart, {"type": "input_image"}),
         (
             "function_call_output",
-            lambda: r.FunctionCallOutputItem(
-                type_="function_call_output", call_id="functions.f:0", output="ok"
-            ),
+            lambda: r.FunctionCallOutputItem(call_id="functions.f:0", output="ok"),
             {"type": "function_call_output", "call_id": "functions.f:0", "output": "ok"},
         ),
     ],
@@ -264,7 +266,7 @@ def test_omitted_request_fields_stay_unset() -> None:
     for name in ("stream", "temperature", "top_p", "output_config", "cache_control"):
         assert getattr(messages, name) is MESSAGES_UNSET, name
     assert m.OutputConfig().effort is MESSAGES_UNSET
-    assert m.CacheControl(type_=m.CacheControlType.EPHEMERAL).ttl is MESSAGES_UNSET
+    assert m.CacheControl().ttl is MESSAGES_UNSET
     assert m.ToolResultBlock(tool_use_id="t", content="x").is_error is MESSAGES_UNSET
     responses = MINIMAL["responses"][0][1]()
     for name in ("stream", "max_output_tokens", "reasoning", "prompt_cache_options"):
@@ -328,9 +330,7 @@ def explicit_messages() -> tuple[Any, dict[str, Any]]:
         ],
         stream=False,
         tool_choice=m.ToolChoice(type_=m.ToolChoiceType.AUTO),
-        cache_control=m.CacheControl(
-            type_=m.CacheControlType.EPHEMERAL, ttl=m.CacheControlTtl.MINUTES_5
-        ),
+        cache_control=m.CacheControl(type_="ephemeral", ttl=m.CacheControlTtl.MINUTES_5),
         output_config=m.OutputConfig(effort=m.OutputConfigEffort.MAX),
         temperature=1,
         top_p=0.95,
@@ -368,7 +368,7 @@ def explicit_responses() -> tuple[Any, dict[str, Any]]:
         max_output_tokens=131072,
         reasoning=r.ReasoningConfig(effort=r.ReasoningConfigEffort.MAX),
         prompt_cache_options=r.PromptCacheOptions(
-            mode=r.PromptCacheOptionsMode.IMPLICIT, ttl=r.PromptCacheOptionsTtl.VALUE_0
+            mode=r.PromptCacheOptionsMode.IMPLICIT, ttl=r.PromptCacheOptionsTtl.MINUTES_5
         ),
     )
     return request, {
@@ -595,3 +595,272 @@ def test_documented_default_values(specs: dict[str, Any]) -> None:
     )
     assert responses["ReasoningConfigEffort"]["default"] == "max"
     assert responses["PromptCacheOptionsTtl"]["default"] == "5m"
+
+
+# ------------------------------------------- a `type` with one allowed value is filled in
+
+
+def models_of(fmt: str) -> Any:
+    return importlib.import_module(f"kimi_raw.{fmt}.models")
+
+
+def alternatives(annotation: str) -> list[str]:
+    """The top-level members of a generated annotation such as `list[A | B] | str`."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(annotation):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(annotation[start:i])
+            start = i + 1
+    parts.append(annotation[start:])
+    return [part.strip() for part in parts]
+
+
+def fixed_type(fmt: str, cls: type) -> str | None:
+    """The only value `cls.type_` can take, or None (no `type_`, or more than one value)."""
+    field = attrs.fields_dict(cls).get("type_")  # type: ignore[arg-type]
+    if field is None:
+        return None
+    options = [a for a in alternatives(str(field.type)) if a != "Unset"]
+    if len(options) != 1:
+        return None
+    literal = re.fullmatch(r"Literal\[('[^']*')\]", options[0])
+    if literal:
+        return str(ast.literal_eval(literal.group(1)))
+    enum = getattr(models_of(fmt), options[0], None)
+    if isinstance(enum, type) and issubclass(enum, Enum) and len(enum) == 1:
+        return str(next(iter(enum)).value)
+    return None
+
+
+def fixed_types(fmt: str) -> dict[str, str]:
+    """{class name: its one `type` value} over every generated model of `fmt`."""
+    models = models_of(fmt)
+    out = {}
+    for name in models.__all__:
+        cls = getattr(models, name)
+        if attrs.has(cls) and (value := fixed_type(fmt, cls)) is not None:
+            out[name] = value
+    return out
+
+
+def request_side(fmt: str) -> set[str]:
+    """Generated models reachable from the request body through field annotations."""
+    models = models_of(fmt)
+    names = set(models.__all__)
+    seen: set[str] = set()
+    todo = [REQUEST_ROOTS[fmt]]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        cls = getattr(models, name)
+        if attrs.has(cls):
+            for field in attrs.fields(cls):
+                todo.extend(n for n in re.findall(r"\b[A-Z]\w*", str(field.type)) if n in names)
+    return seen
+
+
+def sample(fmt: str, annotation: str) -> Any:
+    """A small valid value for a required field of that annotation."""
+    options = [a for a in alternatives(annotation) if a not in ("Unset", "None")]
+    for simple, value in (("str", "x"), ("int", 1), ("float", 1.5), ("bool", True)):
+        if simple in options:
+            return value
+    if any(option.startswith("list[") for option in options):
+        return []
+    for option in options:
+        target = getattr(models_of(fmt), option, None)
+        if isinstance(target, type) and issubclass(target, Enum):
+            return next(iter(target))
+        if target is not None and attrs.has(target):
+            return target(**required_kwargs(fmt, target))
+    raise AssertionError(f"no sample value for {annotation}")
+
+
+def required_kwargs(fmt: str, cls: type) -> dict[str, Any]:
+    return {
+        field.name: sample(fmt, str(field.type))
+        for field in attrs.fields(cls)  # type: ignore[arg-type]
+        if field.init and field.default is attrs.NOTHING
+    }
+
+
+def on_the_wire(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    return value.to_dict() if hasattr(value, "to_dict") else value
+
+
+REQUEST_FIXED_TYPES = [
+    (fmt, name, value)
+    for fmt in FORMATS
+    for name, value in sorted(fixed_types(fmt).items())
+    if name in request_side(fmt)
+]
+ALL_FIXED_TYPES = [
+    (fmt, name, value) for fmt in FORMATS for name, value in sorted(fixed_types(fmt).items())
+]
+
+
+def spec_fixed_type(schemas: dict[str, Any], prop: Any) -> Any:
+    """The one value a spec property allows (`const` or a one-member `enum`), else None."""
+    if not isinstance(prop, dict):
+        return None
+    ref = prop.get("$ref")
+    if isinstance(ref, str):
+        prop = schemas[ref.rsplit("/", 1)[-1]]
+    if "const" in prop:
+        return prop["const"]
+    enum = prop.get("enum")
+    return enum[0] if isinstance(enum, list) and len(enum) == 1 else None
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_request_side_fixed_types_are_found_as_the_spec_declares_them(
+    specs: dict[str, Any], fmt: str
+) -> None:
+    """The generated models enumerated below are exactly the request-side schemas whose
+    `type` allows one value (so the enumeration misses none)."""
+    schemas = specs[fmt]["components"]["schemas"]
+    declared = {}
+    for name in reachable(schemas, REQUEST_ROOTS[fmt]):
+        prop = schemas[name].get("properties", {}).get("type")
+        if (value := spec_fixed_type(schemas, prop)) is not None:
+            declared[name] = value
+    generated = {name: value for f, name, value in REQUEST_FIXED_TYPES if f == fmt}
+    assert generated == declared
+    expected = {
+        "chat": {
+            "TextPart": "text",
+            "ImageUrlPart": "image_url",
+            "VideoUrlPart": "video_url",
+            "FunctionTool": "function",
+            "WebSearchTool": "web_search",
+            "NamedToolChoice": "function",
+            "ResponseFormatText": "text",
+            "ResponseFormatJsonObject": "json_object",
+            "ResponseFormatJsonSchema": "json_schema",
+            "PredictionContent": "content",
+        },
+        "messages": {
+            "TextBlock": "text",
+            "ImageBlock": "image",
+            "ToolResultBlock": "tool_result",
+            "WebSearchTool": "web_search_20250305",
+            "CacheControl": "ephemeral",
+            "OutputFormat": "json_schema",
+        },
+        "responses": {
+            "InputMessage": "message",
+            "InputTextPart": "input_text",
+            "InputImagePart": "input_image",
+            "FunctionCallOutputItem": "function_call_output",
+            "CustomToolCallOutputItem": "custom_tool_call_output",
+            "ReasoningItem": "reasoning",
+            "FunctionCallItem": "function_call",
+            "FunctionTool": "function",
+            "NamespaceTool": "namespace",
+            "ApplyPatchTool": "custom",
+            "WebSearchTool": "web_search",
+            "TextFormatText": "text",
+            "TextFormatJsonSchema": "json_schema",
+        },
+    }[fmt]
+    assert expected.items() <= generated.items()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "value"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}") for case in REQUEST_FIXED_TYPES],
+)
+def test_request_side_fixed_type_is_filled_in(fmt: str, name: str, value: str) -> None:
+    cls = getattr(models_of(fmt), name)
+    given = required_kwargs(fmt, cls)
+    assert "type_" not in given  # not a required argument
+    built = cls(**given)
+    assert built.type_ == value
+    # the type plus only the given fields (and a fixed tool `name`, the other constant)
+    fixed_name = {"name": built.name} if name in FIXED_NAMES[fmt] else {}
+    expected = {
+        "type": value,
+        **fixed_name,
+        **{k.rstrip("_"): on_the_wire(v) for k, v in given.items()},
+    }
+    assert built.to_dict() == expected
+    assert cls(**given, type_=value).to_dict() == expected
+    assert cls.from_dict(expected).to_dict() == expected
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "value"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}") for case in ALL_FIXED_TYPES],
+)
+def test_a_filled_in_type_does_not_change_parsing(fmt: str, name: str, value: str) -> None:
+    """Every one-value `type` has its default (response-side ones too, as Messages always
+    had), and received JSON parses as before: a missing `type` is not invented and
+    another `type` is still rejected, so a union moves on to its next member."""
+    cls = getattr(models_of(fmt), name)
+    assert attrs.fields_dict(cls)["type_"].default == value
+    data = cls(**required_kwargs(fmt, cls)).to_dict()
+    without = {k: v for k, v in data.items() if k != "type"}
+    try:
+        parsed = cls.from_dict(without)
+    except KeyError:
+        pass  # a required `type`
+    else:
+        assert parsed.to_dict() == without
+    with pytest.raises(ValueError):
+        cls.from_dict({**data, "type": f"{value}_v2"})
+
+
+def test_unknown_and_type_less_input_items_parse_as_before() -> None:
+    body = {
+        "model": "kimi-k3.1-pro",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "x"}]},
+            {"type": "item_reference", "id": "msg_1"},
+            {"type": "function_call_output", "call_id": "c", "output": "ok", "extra": 1},
+        ],
+        "tools": [{"type": "file_search", "vector_store_ids": []}],
+    }
+    parsed = r.CreateResponseRequest.from_dict(body)
+    assert isinstance(parsed.input_, list)
+    kinds = [type(item).__name__ for item in parsed.input_]
+    assert kinds == ["InputMessage", "InputMessage", "UnknownItem", "FunctionCallOutputItem"]
+    assert parsed.input_[0].type_ is RESPONSES_UNSET
+    assert isinstance(parsed.tools, list)
+    assert type(parsed.tools[0]).__name__ == "UnknownTool"
+    assert parsed.to_dict() == body
+
+
+# ------------------------------------------------------------ readable cache TTL names
+
+
+def test_cache_ttl_enums_have_readable_member_names(specs: dict[str, Any]) -> None:
+    readable = {"MINUTES_5": "5m", "HOUR_1": "1h"}
+    assert {e.name: e.value for e in m.CacheControlTtl} == readable
+    assert {e.name: e.value for e in r.PromptCacheOptionsTtl} == readable
+    assert r.PromptCacheOptionsTtl.MINUTES_5 == "5m"
+    assert r.PromptCacheOptions(ttl=r.PromptCacheOptionsTtl.HOUR_1).to_dict() == {"ttl": "1h"}
+    # Chat's enum had readable names already.
+    assert {e.name: e.value for e in PromptCacheTtl} == {"FIVE_MINUTES": "5m", "ONE_HOUR": "1h"}
+    responses = specs["responses"]["components"]["schemas"]["PromptCacheOptionsTtl"]
+    messages = specs["messages"]["components"]["schemas"]["CacheControlTtl"]
+    for key in ("enum", "x-enum-varnames", "default"):
+        assert responses[key] == messages[key], key
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_enum_member_is_named_by_position(fmt: str) -> None:
+    models = models_of(fmt)
+    for name in models.__all__:
+        enum = getattr(models, name)
+        if isinstance(enum, type) and issubclass(enum, Enum):
+            for member in enum:
+                assert not re.fullmatch(r"VALUE_\d+", member.name), (name, member.name)

@@ -503,15 +503,13 @@ def test_constructor_leaves_documented_defaults_off_the_wire(httpserver: HTTPSer
 
 def test_request_built_with_constructors(httpserver: HTTPServer) -> None:
     weather = FunctionTool(
-        type_="function",
         name="get_weather",
         description="Current weather for a city.",
         parameters=FunctionToolParameters.from_dict(WEATHER_PARAMETERS),
         strict=True,
     )
-    namespace = NamespaceTool(type_="namespace", name="crm", tools=[weather])
+    namespace = NamespaceTool(name="crm", tools=[weather])
     patch_tool = ApplyPatchTool(
-        type_="custom",
         name="apply_patch",
         format_=CustomToolFormat(type_="grammar", syntax="lark", definition=APPLY_PATCH_GRAMMAR),
     )
@@ -525,57 +523,48 @@ def test_request_built_with_constructors(httpserver: HTTPServer) -> None:
             InputMessage(
                 role=InputMessageRole.USER,
                 content=[
-                    InputTextPart(type_="input_text", text="Check this screenshot."),
+                    InputTextPart(text="Check this screenshot."),
                     InputImagePart(
-                        type_="input_image",
                         image_url="data:image/png;base64,iVBORw0KGgo=",
                         detail=InputImagePartDetail.AUTO,
                     ),
                 ],
             ),
             ReasoningItem(
-                type_="reasoning",
                 id="rs_1",
                 summary=[],
-                content=[ReasoningTextPart(type_="reasoning_text", text="Look up the weather.")],
+                content=[ReasoningTextPart(text="Look up the weather.")],
                 encrypted_content=None,
             ),
             FunctionCallItem(
-                type_="function_call",
                 id="fc_1",
                 call_id="functions.get_weather:0",
                 name="get_weather",
                 arguments='{"city": "Beijing"}',
             ),
             FunctionCallOutputItem(
-                type_="function_call_output",
                 call_id="functions.get_weather:0",
                 output='{"temp_c": 21}',
             ),
             CustomToolCallItem(
-                type_="custom_tool_call",
                 call_id="apply_patch:0",
                 name="apply_patch",
                 input_=PATCH_TEXT,
             ),
-            CustomToolCallOutputItem(
-                type_="custom_tool_call_output", call_id="apply_patch:0", output="Done."
-            ),
+            CustomToolCallOutputItem(call_id="apply_patch:0", output="Done."),
         ],
         stream=True,
         max_output_tokens=4096,
         reasoning=ReasoningConfig(
             effort=ReasoningConfigEffort.LOW, summary=ReasoningConfigSummary.CONCISE
         ),
-        text=TextConfig(
-            format_=TextFormatJsonSchema(type_="json_schema", schema=schema, strict=True)
-        ),
-        tools=[weather, namespace, patch_tool, WebSearchTool(type_="web_search")],
+        text=TextConfig(format_=TextFormatJsonSchema(schema=schema, strict=True)),
+        tools=[weather, namespace, patch_tool, WebSearchTool()],
         tool_choice=ToolChoiceMode.AUTO,
         include=[IncludeValue.WEB_SEARCH_CALL_RESULTS, IncludeValue.WEB_SEARCH_CALL_ACTION_SOURCES],
         prompt_cache_key="k1",
         prompt_cache_options=PromptCacheOptions(
-            mode=PromptCacheOptionsMode.IMPLICIT, ttl=PromptCacheOptionsTtl.VALUE_1
+            mode=PromptCacheOptionsMode.IMPLICIT, ttl=PromptCacheOptionsTtl.HOUR_1
         ),
         safety_identifier="user_1",
     )
@@ -592,6 +581,7 @@ def test_request_built_with_constructors(httpserver: HTTPServer) -> None:
         "instructions": "Be brief.",
         "input": [
             {
+                "type": "message",
                 "role": "user",
                 "content": [
                     {"type": "input_text", "text": "Check this screenshot."},

@@ -25,12 +25,12 @@ class FunctionTool:
     """A function the caller implements; the model returns calls with JSON arguments.
 
     Attributes:
-        type_ (Literal['function']):
+        type_ (Literal['function']):  Default: 'function'.
         function (FunctionDefinition):
     """
 
-    type_: Literal["function"]
     function: FunctionDefinition
+    type_: Literal["function"] = "function"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -26,12 +26,12 @@ class ImageUrlPart:
     public URLs are not fetched). JPEG, PNG, GIF, WebP, BMP, HEIC and HEIF.
 
         Attributes:
-            type_ (Literal['image_url']):
+            type_ (Literal['image_url']):  Default: 'image_url'.
             image_url (ImageUrl):
     """
 
-    type_: Literal["image_url"]
     image_url: ImageUrl
+    type_: Literal["image_url"] = "image_url"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

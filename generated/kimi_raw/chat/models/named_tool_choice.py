@@ -25,12 +25,12 @@ class NamedToolChoice:
     """Force one function (conflicts with reasoning, which is always on).
 
     Attributes:
-        type_ (Literal['function']):
+        type_ (Literal['function']):  Default: 'function'.
         function (NamedToolChoiceFunction):
     """
 
-    type_: Literal["function"]
     function: NamedToolChoiceFunction
+    type_: Literal["function"] = "function"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

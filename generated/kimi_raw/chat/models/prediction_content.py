@@ -26,12 +26,12 @@ class PredictionContent:
     that receives a small edit), which speeds generation up.
 
         Attributes:
-            type_ (Literal['content']):
+            type_ (Literal['content']):  Default: 'content'.
             content (list[TextPart] | str): The predicted text, as a string or as text parts.
     """
 
-    type_: Literal["content"]
     content: list[TextPart] | str
+    type_: Literal["content"] = "content"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

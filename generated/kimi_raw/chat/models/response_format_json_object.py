@@ -20,10 +20,10 @@ class ResponseFormatJsonObject:
     """Any JSON object. The prompt must also ask for JSON.
 
     Attributes:
-        type_ (Literal['json_object']):
+        type_ (Literal['json_object']):  Default: 'json_object'.
     """
 
-    type_: Literal["json_object"]
+    type_: Literal["json_object"] = "json_object"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

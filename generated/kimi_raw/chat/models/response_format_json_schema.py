@@ -25,14 +25,14 @@ class ResponseFormatJsonSchema:
     """JSON that follows the given schema (structured output).
 
     Attributes:
-        type_ (Literal['json_schema']):
+        type_ (Literal['json_schema']):  Default: 'json_schema'.
         json_schema (JsonSchemaFormat): The schema the answer must follow. The service follows Moonshot-flavoured JSON
             Schema,
             so not every general JSON Schema keyword is enforced: validate the result yourself.
     """
 
-    type_: Literal["json_schema"]
     json_schema: JsonSchemaFormat
+    type_: Literal["json_schema"] = "json_schema"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,10 +20,10 @@ class ResponseFormatText:
     """Plain text (the default behaviour).
 
     Attributes:
-        type_ (Literal['text']):
+        type_ (Literal['text']):  Default: 'text'.
     """
 
-    type_: Literal["text"]
+    type_: Literal["text"] = "text"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

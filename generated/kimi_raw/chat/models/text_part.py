@@ -19,12 +19,12 @@ T = TypeVar("T", bound="TextPart")
 class TextPart:
     """
     Attributes:
-        type_ (Literal['text']):
+        type_ (Literal['text']):  Default: 'text'.
         text (str):
     """
 
-    type_: Literal["text"]
     text: str
+    type_: Literal["text"] = "text"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

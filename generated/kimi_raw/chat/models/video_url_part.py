@@ -26,12 +26,12 @@ class VideoUrlPart:
     AVI, FLV, MPG, WebM, WMV and 3GPP. The whole request body is limited to 100 MB.
 
         Attributes:
-            type_ (Literal['video_url']):
+            type_ (Literal['video_url']):  Default: 'video_url'.
             video_url (VideoUrl):
     """
 
-    type_: Literal["video_url"]
     video_url: VideoUrl
+    type_: Literal["video_url"] = "video_url"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

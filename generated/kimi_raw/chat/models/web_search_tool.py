@@ -30,12 +30,12 @@ class WebSearchTool:
     call again for the final answer. Searches are billed per call.
 
         Attributes:
-            type_ (Literal['web_search']):
+            type_ (Literal['web_search']):  Default: 'web_search'.
             function (WebSearchToolFunction | Unset): Optional function-style settings some gateways accept next to `type`
                 (for example a `name`).
     """
 
-    type_: Literal["web_search"]
+    type_: Literal["web_search"] = "web_search"
     function: WebSearchToolFunction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

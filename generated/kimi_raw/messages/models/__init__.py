@@ -4,7 +4,6 @@ from .base_64_image_source import Base64ImageSource
 from .base_64_image_source_media_type import Base64ImageSourceMediaType
 from .cache_control import CacheControl
 from .cache_control_ttl import CacheControlTtl
-from .cache_control_type import CacheControlType
 from .cache_creation_usage import CacheCreationUsage
 from .content_block_delta_event import ContentBlockDeltaEvent
 from .content_block_start_event import ContentBlockStartEvent
@@ -30,7 +29,6 @@ from .output_config import OutputConfig
 from .output_config_effort import OutputConfigEffort
 from .output_format import OutputFormat
 from .output_format_schema import OutputFormatSchema
-from .output_format_type import OutputFormatType
 from .output_tokens_details import OutputTokensDetails
 from .ping_event import PingEvent
 from .request_metadata import RequestMetadata
@@ -61,7 +59,6 @@ __all__ = (
     "Base64ImageSourceMediaType",
     "CacheControl",
     "CacheControlTtl",
-    "CacheControlType",
     "CacheCreationUsage",
     "ContentBlockDeltaEvent",
     "ContentBlockStartEvent",
@@ -87,7 +84,6 @@ __all__ = (
     "OutputConfigEffort",
     "OutputFormat",
     "OutputFormatSchema",
-    "OutputFormatType",
     "OutputTokensDetails",
     "PingEvent",
     "RequestMetadata",

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import (
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.cache_control_ttl import CacheControlTtl
-from ..models.cache_control_type import CacheControlType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="CacheControl")
@@ -19,16 +24,16 @@ class CacheControl:
     cache_control markers inside blocks are ignored by the service. Without it, writes live 5 minutes.
 
         Attributes:
-            type_ (CacheControlType): Cache kind; `ephemeral` is the only one.
+            type_ (Literal['ephemeral']): Cache kind; `ephemeral` is the only one. Default: 'ephemeral'.
             ttl (CacheControlTtl | Unset): Lifetime of newly written cache entries, 5 minutes (default) or 1 hour.
     """
 
-    type_: CacheControlType
+    type_: Literal["ephemeral"] = "ephemeral"
     ttl: CacheControlTtl | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_.value
+        type_ = self.type_
 
         ttl: str | Unset = UNSET
         if not isinstance(self.ttl, Unset):
@@ -49,7 +54,9 @@ class CacheControl:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        type_ = CacheControlType(d.pop("type"))
+        type_ = cast(Literal["ephemeral"], d.pop("type"))
+        if type_ != "ephemeral":
+            raise ValueError(f"type must match const 'ephemeral', got '{type_}'")
 
         _ttl = d.pop("ttl", UNSET)
         ttl: CacheControlTtl | Unset

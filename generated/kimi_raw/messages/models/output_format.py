@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+)
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-
-from ..models.output_format_type import OutputFormatType
 
 if TYPE_CHECKING:
     from ..models.output_format_schema import OutputFormatSchema
@@ -20,16 +25,16 @@ class OutputFormat:
     """Structured output: the answer is JSON that satisfies `schema` (K3.1 models only).
 
     Attributes:
-        type_ (OutputFormatType):
+        type_ (Literal['json_schema']):  Default: 'json_schema'.
         schema (OutputFormatSchema): The JSON Schema the answer must satisfy.
     """
 
-    type_: OutputFormatType
     schema: OutputFormatSchema
+    type_: Literal["json_schema"] = "json_schema"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_.value
+        type_ = self.type_
 
         schema = self.schema.to_dict()
 
@@ -49,7 +54,9 @@ class OutputFormat:
         from ..models.output_format_schema import OutputFormatSchema
 
         d = dict(src_dict)
-        type_ = OutputFormatType(d.pop("type"))
+        type_ = cast(Literal["json_schema"], d.pop("type"))
+        if type_ != "json_schema":
+            raise ValueError(f"type must match const 'json_schema', got '{type_}'")
 
         schema = OutputFormatSchema.from_dict(d.pop("schema"))
 

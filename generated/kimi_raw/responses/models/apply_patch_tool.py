@@ -29,15 +29,15 @@ class ApplyPatchTool:
     passes through the `UnknownTool` member of the union.
 
         Attributes:
-            type_ (Literal['custom']):
-            name (Literal['apply_patch']):
+            type_ (Literal['custom']):  Default: 'custom'.
+            name (Literal['apply_patch']):  Default: 'apply_patch'.
             description (str | Unset):
             format_ (CustomToolFormat | Unset): Input format of a custom tool: {"type":"text"} for free text, or
                 {"type":"grammar","syntax":"lark"|"regex","definition":"..."}.
     """
 
-    type_: Literal["custom"]
-    name: Literal["apply_patch"]
+    type_: Literal["custom"] = "custom"
+    name: Literal["apply_patch"] = "apply_patch"
     description: str | Unset = UNSET
     format_: CustomToolFormat | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

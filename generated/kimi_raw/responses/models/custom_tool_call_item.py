@@ -22,7 +22,7 @@ class CustomToolCallItem:
     """A call of a custom tool (e.g. apply_patch); `input` is free text.
 
     Attributes:
-        type_ (Literal['custom_tool_call']):
+        type_ (Literal['custom_tool_call']):  Default: 'custom_tool_call'.
         call_id (str):
         name (str):
         input_ (str):
@@ -30,10 +30,10 @@ class CustomToolCallItem:
         status (str | Unset):
     """
 
-    type_: Literal["custom_tool_call"]
     call_id: str
     name: str
     input_: str
+    type_: Literal["custom_tool_call"] = "custom_tool_call"
     id: str | Unset = UNSET
     status: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

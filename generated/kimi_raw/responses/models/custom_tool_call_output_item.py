@@ -28,15 +28,15 @@ class CustomToolCallOutputItem:
     """The result of a custom tool call (e.g. apply_patch), matched by `call_id`.
 
     Attributes:
-        type_ (Literal['custom_tool_call_output']):
+        type_ (Literal['custom_tool_call_output']):  Default: 'custom_tool_call_output'.
         call_id (str):
         output (list[InputImagePart | InputTextPart] | str):
         id (str | Unset):
     """
 
-    type_: Literal["custom_tool_call_output"]
     call_id: str
     output: list[InputImagePart | InputTextPart] | str
+    type_: Literal["custom_tool_call_output"] = "custom_tool_call_output"
     id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

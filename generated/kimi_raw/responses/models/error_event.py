@@ -22,14 +22,14 @@ class ErrorEvent:
     """An error reported inside a stream (after a 200 status).
 
     Attributes:
-        type_ (Literal['error']):
+        type_ (Literal['error']):  Default: 'error'.
         sequence_number (int | Unset):
         code (None | str | Unset):
         message (str | Unset):
         param (None | str | Unset):
     """
 
-    type_: Literal["error"]
+    type_: Literal["error"] = "error"
     sequence_number: int | Unset = UNSET
     code: None | str | Unset = UNSET
     message: str | Unset = UNSET

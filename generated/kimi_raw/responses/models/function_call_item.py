@@ -23,7 +23,7 @@ class FunctionCallItem:
     unchanged.
 
         Attributes:
-            type_ (Literal['function_call']):
+            type_ (Literal['function_call']):  Default: 'function_call'.
             call_id (str):
             name (str):
             arguments (str): The arguments as a JSON text (parse and validate it yourself).
@@ -32,10 +32,10 @@ class FunctionCallItem:
             status (str | Unset): Known values completed, incomplete, in_progress.
     """
 
-    type_: Literal["function_call"]
     call_id: str
     name: str
     arguments: str
+    type_: Literal["function_call"] = "function_call"
     id: str | Unset = UNSET
     namespace: str | Unset = UNSET
     status: str | Unset = UNSET

@@ -28,16 +28,16 @@ class FunctionCallOutputItem:
     """The result of a function call, matched by `call_id`.
 
     Attributes:
-        type_ (Literal['function_call_output']):
+        type_ (Literal['function_call_output']):  Default: 'function_call_output'.
         call_id (str): The `call_id` of the function_call item, exactly as received.
         output (list[InputImagePart | InputTextPart] | str):
         id (str | Unset):
         status (str | Unset):
     """
 
-    type_: Literal["function_call_output"]
     call_id: str
     output: list[InputImagePart | InputTextPart] | str
+    type_: Literal["function_call_output"] = "function_call_output"
     id: str | Unset = UNSET
     status: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

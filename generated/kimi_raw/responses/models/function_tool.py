@@ -26,15 +26,15 @@ T = TypeVar("T", bound="FunctionTool")
 class FunctionTool:
     """
     Attributes:
-        type_ (Literal['function']):
+        type_ (Literal['function']):  Default: 'function'.
         name (str): Function name (letters, digits, `_` and `-`).
         description (str | Unset):
         parameters (FunctionToolParameters | Unset): JSON Schema of the arguments object.
         strict (bool | Unset): Whether arguments must match the schema exactly.
     """
 
-    type_: Literal["function"]
     name: str
+    type_: Literal["function"] = "function"
     description: str | Unset = UNSET
     parameters: FunctionToolParameters | Unset = UNSET
     strict: bool | Unset = UNSET

@@ -23,13 +23,13 @@ class InputImagePart:
     """An image given as a base64 data URL (data:image/png;base64,...).
 
     Attributes:
-        type_ (Literal['input_image']):
+        type_ (Literal['input_image']):  Default: 'input_image'.
         image_url (str | Unset):
         file_id (str | Unset):
         detail (InputImagePartDetail | Unset):
     """
 
-    type_: Literal["input_image"]
+    type_: Literal["input_image"] = "input_image"
     image_url: str | Unset = UNSET
     file_id: str | Unset = UNSET
     detail: InputImagePartDetail | Unset = UNSET

@@ -34,14 +34,14 @@ class InputMessage:
         Attributes:
             role (InputMessageRole):
             content (list[InputImagePart | InputTextPart | OutputTextPart | RefusalPart] | str):
-            type_ (Literal['message'] | Unset):
+            type_ (Literal['message'] | Unset):  Default: 'message'.
             id (str | Unset):
             status (str | Unset):
     """
 
     role: InputMessageRole
     content: list[InputImagePart | InputTextPart | OutputTextPart | RefusalPart] | str
-    type_: Literal["message"] | Unset = UNSET
+    type_: Literal["message"] | Unset = "message"
     id: str | Unset = UNSET
     status: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

@@ -19,12 +19,12 @@ T = TypeVar("T", bound="InputTextPart")
 class InputTextPart:
     """
     Attributes:
-        type_ (Literal['input_text']):
+        type_ (Literal['input_text']):  Default: 'input_text'.
         text (str):
     """
 
-    type_: Literal["input_text"]
     text: str
+    type_: Literal["input_text"] = "input_text"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -28,15 +28,15 @@ class NamespaceTool:
     """A named group of function tools.
 
     Attributes:
-        type_ (Literal['namespace']):
+        type_ (Literal['namespace']):  Default: 'namespace'.
         name (str): Namespace name; calls report it next to the function name.
         tools (list[FunctionTool | UnknownTool]):
         description (str | Unset):
     """
 
-    type_: Literal["namespace"]
     name: str
     tools: list[FunctionTool | UnknownTool]
+    type_: Literal["namespace"] = "namespace"
     description: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

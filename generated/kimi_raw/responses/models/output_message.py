@@ -30,15 +30,15 @@ class OutputMessage:
     """The visible answer.
 
     Attributes:
-        type_ (Literal['message']):
+        type_ (Literal['message']):  Default: 'message'.
         content (list[OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart]):
         id (str | Unset):
         role (str | Unset): Always assistant so far.
         status (str | Unset): Known values completed, incomplete, in_progress.
     """
 
-    type_: Literal["message"]
     content: list[OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart]
+    type_: Literal["message"] = "message"
     id: str | Unset = UNSET
     role: str | Unset = UNSET
     status: str | Unset = UNSET

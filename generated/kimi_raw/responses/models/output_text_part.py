@@ -28,14 +28,14 @@ T = TypeVar("T", bound="OutputTextPart")
 class OutputTextPart:
     """
     Attributes:
-        type_ (Literal['output_text']):
+        type_ (Literal['output_text']):  Default: 'output_text'.
         text (str):
         annotations (list[UnknownAnnotation | UrlCitationAnnotation] | Unset):
         logprobs (list[OutputTextPartLogprobsItem] | Unset):
     """
 
-    type_: Literal["output_text"]
     text: str
+    type_: Literal["output_text"] = "output_text"
     annotations: list[UnknownAnnotation | UrlCitationAnnotation] | Unset = UNSET
     logprobs: list[OutputTextPartLogprobsItem] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

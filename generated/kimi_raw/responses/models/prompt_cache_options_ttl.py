@@ -2,8 +2,8 @@ from enum import StrEnum
 
 
 class PromptCacheOptionsTtl(StrEnum):
-    VALUE_0 = "5m"
-    VALUE_1 = "1h"
+    HOUR_1 = "1h"
+    MINUTES_5 = "5m"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -30,7 +30,7 @@ class ReasoningItem:
     empty.
 
         Attributes:
-            type_ (Literal['reasoning']):
+            type_ (Literal['reasoning']):  Default: 'reasoning'.
             id (str | Unset):
             summary (list[SummaryTextPart | UnknownPart] | Unset):
             content (list[ReasoningTextPart | UnknownPart] | Unset):
@@ -38,7 +38,7 @@ class ReasoningItem:
             status (str | Unset):
     """
 
-    type_: Literal["reasoning"]
+    type_: Literal["reasoning"] = "reasoning"
     id: str | Unset = UNSET
     summary: list[SummaryTextPart | UnknownPart] | Unset = UNSET
     content: list[ReasoningTextPart | UnknownPart] | Unset = UNSET

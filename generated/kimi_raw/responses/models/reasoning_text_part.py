@@ -19,12 +19,12 @@ T = TypeVar("T", bound="ReasoningTextPart")
 class ReasoningTextPart:
     """
     Attributes:
-        type_ (Literal['reasoning_text']):
+        type_ (Literal['reasoning_text']):  Default: 'reasoning_text'.
         text (str):
     """
 
-    type_: Literal["reasoning_text"]
     text: str
+    type_: Literal["reasoning_text"] = "reasoning_text"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -19,12 +19,12 @@ T = TypeVar("T", bound="RefusalPart")
 class RefusalPart:
     """
     Attributes:
-        type_ (Literal['refusal']):
+        type_ (Literal['refusal']):  Default: 'refusal'.
         refusal (str):
     """
 
-    type_: Literal["refusal"]
     refusal: str
+    type_: Literal["refusal"] = "refusal"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,15 +27,15 @@ class ResponseCompletedEvent:
     """Terminal event of a successful stream; carries the whole response and usage.
 
     Attributes:
-        type_ (Literal['response.completed']):
+        type_ (Literal['response.completed']):  Default: 'response.completed'.
         response (ResponseObject): The response object (`object: response`). Named ResponseObject rather than Response
             because the generator's own `types.Response` wrapper would shadow a model called Response in the generated API
             module.
         sequence_number (int | Unset):
     """
 
-    type_: Literal["response.completed"]
     response: ResponseObject
+    type_: Literal["response.completed"] = "response.completed"
     sequence_number: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -29,7 +29,7 @@ T = TypeVar("T", bound="ResponseContentPartAddedEvent")
 class ResponseContentPartAddedEvent:
     """
     Attributes:
-        type_ (Literal['response.content_part.added']):
+        type_ (Literal['response.content_part.added']):  Default: 'response.content_part.added'.
         part (OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -37,8 +37,8 @@ class ResponseContentPartAddedEvent:
         content_index (int | Unset):
     """
 
-    type_: Literal["response.content_part.added"]
     part: OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart
+    type_: Literal["response.content_part.added"] = "response.content_part.added"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

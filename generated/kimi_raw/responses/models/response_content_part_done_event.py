@@ -29,7 +29,7 @@ T = TypeVar("T", bound="ResponseContentPartDoneEvent")
 class ResponseContentPartDoneEvent:
     """
     Attributes:
-        type_ (Literal['response.content_part.done']):
+        type_ (Literal['response.content_part.done']):  Default: 'response.content_part.done'.
         part (OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -37,8 +37,8 @@ class ResponseContentPartDoneEvent:
         content_index (int | Unset):
     """
 
-    type_: Literal["response.content_part.done"]
     part: OutputTextPart | ReasoningTextPart | RefusalPart | UnknownPart
+    type_: Literal["response.content_part.done"] = "response.content_part.done"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

@@ -26,15 +26,15 @@ T = TypeVar("T", bound="ResponseCreatedEvent")
 class ResponseCreatedEvent:
     """
     Attributes:
-        type_ (Literal['response.created']):
+        type_ (Literal['response.created']):  Default: 'response.created'.
         response (ResponseObject): The response object (`object: response`). Named ResponseObject rather than Response
             because the generator's own `types.Response` wrapper would shadow a model called Response in the generated API
             module.
         sequence_number (int | Unset):
     """
 
-    type_: Literal["response.created"]
     response: ResponseObject
+    type_: Literal["response.created"] = "response.created"
     sequence_number: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

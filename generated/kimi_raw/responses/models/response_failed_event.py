@@ -27,15 +27,15 @@ class ResponseFailedEvent:
     """Terminal event of a failed generation (see response.error).
 
     Attributes:
-        type_ (Literal['response.failed']):
+        type_ (Literal['response.failed']):  Default: 'response.failed'.
         response (ResponseObject): The response object (`object: response`). Named ResponseObject rather than Response
             because the generator's own `types.Response` wrapper would shadow a model called Response in the generated API
             module.
         sequence_number (int | Unset):
     """
 
-    type_: Literal["response.failed"]
     response: ResponseObject
+    type_: Literal["response.failed"] = "response.failed"
     sequence_number: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -21,15 +21,17 @@ T = TypeVar("T", bound="ResponseFunctionCallArgumentsDeltaEvent")
 class ResponseFunctionCallArgumentsDeltaEvent:
     """
     Attributes:
-        type_ (Literal['response.function_call_arguments.delta']):
+        type_ (Literal['response.function_call_arguments.delta']):  Default: 'response.function_call_arguments.delta'.
         delta (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
         output_index (int | Unset):
     """
 
-    type_: Literal["response.function_call_arguments.delta"]
     delta: str
+    type_: Literal["response.function_call_arguments.delta"] = (
+        "response.function_call_arguments.delta"
+    )
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

@@ -21,7 +21,7 @@ T = TypeVar("T", bound="ResponseFunctionCallArgumentsDoneEvent")
 class ResponseFunctionCallArgumentsDoneEvent:
     """
     Attributes:
-        type_ (Literal['response.function_call_arguments.done']):
+        type_ (Literal['response.function_call_arguments.done']):  Default: 'response.function_call_arguments.done'.
         arguments (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -29,8 +29,10 @@ class ResponseFunctionCallArgumentsDoneEvent:
         name (str | Unset):
     """
 
-    type_: Literal["response.function_call_arguments.done"]
     arguments: str
+    type_: Literal["response.function_call_arguments.done"] = (
+        "response.function_call_arguments.done"
+    )
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

@@ -26,15 +26,15 @@ T = TypeVar("T", bound="ResponseInProgressEvent")
 class ResponseInProgressEvent:
     """
     Attributes:
-        type_ (Literal['response.in_progress']):
+        type_ (Literal['response.in_progress']):  Default: 'response.in_progress'.
         response (ResponseObject): The response object (`object: response`). Named ResponseObject rather than Response
             because the generator's own `types.Response` wrapper would shadow a model called Response in the generated API
             module.
         sequence_number (int | Unset):
     """
 
-    type_: Literal["response.in_progress"]
     response: ResponseObject
+    type_: Literal["response.in_progress"] = "response.in_progress"
     sequence_number: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

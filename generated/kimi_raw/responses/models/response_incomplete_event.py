@@ -27,15 +27,15 @@ class ResponseIncompleteEvent:
     """Terminal event of a stream cut short (see response.incomplete_details).
 
     Attributes:
-        type_ (Literal['response.incomplete']):
+        type_ (Literal['response.incomplete']):  Default: 'response.incomplete'.
         response (ResponseObject): The response object (`object: response`). Named ResponseObject rather than Response
             because the generator's own `types.Response` wrapper would shadow a model called Response in the generated API
             module.
         sequence_number (int | Unset):
     """
 
-    type_: Literal["response.incomplete"]
     response: ResponseObject
+    type_: Literal["response.incomplete"] = "response.incomplete"
     sequence_number: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

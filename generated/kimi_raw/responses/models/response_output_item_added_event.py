@@ -31,14 +31,13 @@ T = TypeVar("T", bound="ResponseOutputItemAddedEvent")
 class ResponseOutputItemAddedEvent:
     """
     Attributes:
-        type_ (Literal['response.output_item.added']):
+        type_ (Literal['response.output_item.added']):  Default: 'response.output_item.added'.
         item (CustomToolCallItem | FunctionCallItem | OutputMessage | ReasoningItem | UnknownItem | WebSearchCallItem):
             One item of a response's `output` list.
         sequence_number (int | Unset):
         output_index (int | Unset):
     """
 
-    type_: Literal["response.output_item.added"]
     item: (
         CustomToolCallItem
         | FunctionCallItem
@@ -47,6 +46,7 @@ class ResponseOutputItemAddedEvent:
         | UnknownItem
         | WebSearchCallItem
     )
+    type_: Literal["response.output_item.added"] = "response.output_item.added"
     sequence_number: int | Unset = UNSET
     output_index: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

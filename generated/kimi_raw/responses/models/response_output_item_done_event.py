@@ -31,14 +31,13 @@ T = TypeVar("T", bound="ResponseOutputItemDoneEvent")
 class ResponseOutputItemDoneEvent:
     """
     Attributes:
-        type_ (Literal['response.output_item.done']):
+        type_ (Literal['response.output_item.done']):  Default: 'response.output_item.done'.
         item (CustomToolCallItem | FunctionCallItem | OutputMessage | ReasoningItem | UnknownItem | WebSearchCallItem):
             One item of a response's `output` list.
         sequence_number (int | Unset):
         output_index (int | Unset):
     """
 
-    type_: Literal["response.output_item.done"]
     item: (
         CustomToolCallItem
         | FunctionCallItem
@@ -47,6 +46,7 @@ class ResponseOutputItemDoneEvent:
         | UnknownItem
         | WebSearchCallItem
     )
+    type_: Literal["response.output_item.done"] = "response.output_item.done"
     sequence_number: int | Unset = UNSET
     output_index: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)

@@ -28,7 +28,7 @@ T = TypeVar("T", bound="ResponseOutputTextDeltaEvent")
 class ResponseOutputTextDeltaEvent:
     """
     Attributes:
-        type_ (Literal['response.output_text.delta']):
+        type_ (Literal['response.output_text.delta']):  Default: 'response.output_text.delta'.
         delta (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -37,8 +37,8 @@ class ResponseOutputTextDeltaEvent:
         logprobs (list[ResponseOutputTextDeltaEventLogprobsItem] | Unset):
     """
 
-    type_: Literal["response.output_text.delta"]
     delta: str
+    type_: Literal["response.output_text.delta"] = "response.output_text.delta"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

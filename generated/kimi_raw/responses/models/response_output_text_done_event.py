@@ -28,7 +28,7 @@ T = TypeVar("T", bound="ResponseOutputTextDoneEvent")
 class ResponseOutputTextDoneEvent:
     """
     Attributes:
-        type_ (Literal['response.output_text.done']):
+        type_ (Literal['response.output_text.done']):  Default: 'response.output_text.done'.
         text (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -37,8 +37,8 @@ class ResponseOutputTextDoneEvent:
         logprobs (list[ResponseOutputTextDoneEventLogprobsItem] | Unset):
     """
 
-    type_: Literal["response.output_text.done"]
     text: str
+    type_: Literal["response.output_text.done"] = "response.output_text.done"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

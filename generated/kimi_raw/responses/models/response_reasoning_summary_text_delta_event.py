@@ -22,7 +22,7 @@ class ResponseReasoningSummaryTextDeltaEvent:
     """A piece of a reasoning summary; `summary_index` selects the summary part.
 
     Attributes:
-        type_ (Literal['response.reasoning_summary_text.delta']):
+        type_ (Literal['response.reasoning_summary_text.delta']):  Default: 'response.reasoning_summary_text.delta'.
         delta (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -30,8 +30,10 @@ class ResponseReasoningSummaryTextDeltaEvent:
         summary_index (int | Unset):
     """
 
-    type_: Literal["response.reasoning_summary_text.delta"]
     delta: str
+    type_: Literal["response.reasoning_summary_text.delta"] = (
+        "response.reasoning_summary_text.delta"
+    )
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

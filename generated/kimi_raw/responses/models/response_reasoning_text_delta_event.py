@@ -21,7 +21,7 @@ T = TypeVar("T", bound="ResponseReasoningTextDeltaEvent")
 class ResponseReasoningTextDeltaEvent:
     """
     Attributes:
-        type_ (Literal['response.reasoning_text.delta']):
+        type_ (Literal['response.reasoning_text.delta']):  Default: 'response.reasoning_text.delta'.
         delta (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -29,8 +29,8 @@ class ResponseReasoningTextDeltaEvent:
         content_index (int | Unset):
     """
 
-    type_: Literal["response.reasoning_text.delta"]
     delta: str
+    type_: Literal["response.reasoning_text.delta"] = "response.reasoning_text.delta"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

@@ -21,7 +21,7 @@ T = TypeVar("T", bound="ResponseReasoningTextDoneEvent")
 class ResponseReasoningTextDoneEvent:
     """
     Attributes:
-        type_ (Literal['response.reasoning_text.done']):
+        type_ (Literal['response.reasoning_text.done']):  Default: 'response.reasoning_text.done'.
         text (str):
         sequence_number (int | Unset):
         item_id (str | Unset):
@@ -29,8 +29,8 @@ class ResponseReasoningTextDoneEvent:
         content_index (int | Unset):
     """
 
-    type_: Literal["response.reasoning_text.done"]
     text: str
+    type_: Literal["response.reasoning_text.done"] = "response.reasoning_text.done"
     sequence_number: int | Unset = UNSET
     item_id: str | Unset = UNSET
     output_index: int | Unset = UNSET

@@ -19,12 +19,12 @@ T = TypeVar("T", bound="SummaryTextPart")
 class SummaryTextPart:
     """
     Attributes:
-        type_ (Literal['summary_text']):
+        type_ (Literal['summary_text']):  Default: 'summary_text'.
         text (str):
     """
 
-    type_: Literal["summary_text"]
     text: str
+    type_: Literal["summary_text"] = "summary_text"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

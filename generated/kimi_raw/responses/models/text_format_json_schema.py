@@ -27,15 +27,15 @@ class TextFormatJsonSchema:
     """Structured output. The schema follows Moonshot's JSON Schema dialect; validate the finished output yourself as well.
 
     Attributes:
-        type_ (Literal['json_schema']):
+        type_ (Literal['json_schema']):  Default: 'json_schema'.
         schema (TextFormatJsonSchemaSchema): The JSON Schema the output must match.
         name (str | Unset): Optional name of the output format.
         description (str | Unset):
         strict (bool | Unset): Whether the schema is enforced strictly.
     """
 
-    type_: Literal["json_schema"]
     schema: TextFormatJsonSchemaSchema
+    type_: Literal["json_schema"] = "json_schema"
     name: str | Unset = UNSET
     description: str | Unset = UNSET
     strict: bool | Unset = UNSET

@@ -21,14 +21,14 @@ T = TypeVar("T", bound="UrlCitationAnnotation")
 class UrlCitationAnnotation:
     """
     Attributes:
-        type_ (Literal['url_citation']):
+        type_ (Literal['url_citation']):  Default: 'url_citation'.
         url (str | Unset):
         title (str | Unset):
         start_index (int | Unset):
         end_index (int | Unset):
     """
 
-    type_: Literal["url_citation"]
+    type_: Literal["url_citation"] = "url_citation"
     url: str | Unset = UNSET
     title: str | Unset = UNSET
     start_index: int | Unset = UNSET

@@ -28,14 +28,14 @@ class WebSearchCallItem:
     """A web search the service ran.
 
     Attributes:
-        type_ (Literal['web_search_call']):
+        type_ (Literal['web_search_call']):  Default: 'web_search_call'.
         id (str | Unset):
         status (str | Unset): Known values in_progress, searching, completed, failed.
         action (WebSearchAction | Unset): What the search did (type search, open_page, find ...).
         results (list[WebSearchCallItemResultsItem] | Unset): Present when include asks for web_search_call.results.
     """
 
-    type_: Literal["web_search_call"]
+    type_: Literal["web_search_call"] = "web_search_call"
     id: str | Unset = UNSET
     status: str | Unset = UNSET
     action: WebSearchAction | Unset = UNSET

@@ -20,10 +20,10 @@ class WebSearchTool:
     """The built-in web search.
 
     Attributes:
-        type_ (Literal['web_search']):
+        type_ (Literal['web_search']):  Default: 'web_search'.
     """
 
-    type_: Literal["web_search"]
+    type_: Literal["web_search"] = "web_search"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
