@@ -220,6 +220,8 @@ class AsyncKimi(_ClientBase):
 
 # --- resources ------------------------------------------------------------------------------
 # Each resource names its endpoint, result type and stream types; the clients do the work.
+# The per-format classes only give each method its typed signature and docstring: what the
+# methods do is written once below, for sync and for async.
 
 
 class _Resource:
@@ -237,6 +239,10 @@ class _Resource:
         module, name = self.stream_type
         return getattr(importlib.import_module(f"kimi_ext.{module}"), name)
 
+    def _stream(self, params: Mapping[str, Any]) -> Any:
+        """The stream manager of ``stream()`` (sync or async, as the client is)."""
+        return self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+
 
 class _SyncResource(_Resource):
     def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
@@ -249,6 +255,22 @@ class _SyncResource(_Resource):
         result = self._client._call(self._prepare(params, False), self.result_cls)
         return parse_result(result, schema)
 
+    def _create(self, params: Mapping[str, Any], stream: bool) -> Any:
+        prepared = self._prepare(params, stream)
+        if stream:
+            return self._client._open_stream(prepared, self._stream_cls())
+        return self._client._call(prepared, self.result_cls)
+
+    def _run_tools(self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]) -> Any:
+        from .tools import run_tools
+
+        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
+        from .continuation import continue_answer
+
+        return continue_answer(self, prefix=prefix, **params)
+
 
 class _AsyncResource(_Resource):
     async def parse(
@@ -258,6 +280,24 @@ class _AsyncResource(_Resource):
         params = place_schema(self.endpoint.name, params, schema, name=name)
         result = await self._client._call(self._prepare(params, False), self.result_cls)
         return parse_result(result, schema)
+
+    async def _create(self, params: Mapping[str, Any], stream: bool) -> Any:
+        prepared = self._prepare(params, stream)
+        if stream:
+            return await self._client._open_stream(prepared, self._stream_cls())
+        return await self._client._call(prepared, self.result_cls)
+
+    async def _run_tools(
+        self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
+    ) -> Any:
+        from .tools import arun_tools
+
+        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+
+    async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
+        from .continuation import acontinue_answer
+
+        return await acontinue_answer(self, prefix=prefix, **params)
 
 
 class ChatCompletions(_SyncResource):
@@ -283,35 +323,23 @@ class ChatCompletions(_SyncResource):
         Keyword arguments are named as on the wire; ``effort=`` sets ``reasoning_effort``.
         Raises RequestValidationError (nothing sent) when a documented rule is broken.
         """
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast(
-                "ChatCompletionStream", self._client._open_stream(prepared, self._stream_cls())
-            )
-        return cast(ChatCompletion, self._client._call(prepared, ChatCompletion))
+        return cast("ChatCompletion | ChatCompletionStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[ChatParams]) -> StreamManager[ChatCompletionStream]:
         """A context manager yielding a :class:`~kimi_ext.chat_stream.ChatCompletionStream`."""
-        return cast(
-            "StreamManager[ChatCompletionStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("StreamManager[ChatCompletionStream]", self._stream(params))
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ChatCompletion, ChatHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
         tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        from .tools import run_tools
-
-        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[ChatCompletion, ChatHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
 
     def continue_(self, *, prefix: str, **params: Unpack[ChatParams]) -> ContinuedChatCompletion:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
-        from .continuation import continue_answer
-
-        return cast("ContinuedChatCompletion", continue_answer(self, prefix=prefix, **params))
+        return cast("ContinuedChatCompletion", self._continue(prefix, params))
 
 
 class Chat:
@@ -341,33 +369,23 @@ class Messages(_SyncResource):
 
         ``effort=`` sets ``output_config.effort``.
         """
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast("MessageStream", self._client._open_stream(prepared, self._stream_cls()))
-        return cast(Message, self._client._call(prepared, Message))
+        return cast("Message | MessageStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[MessagesParams]) -> StreamManager[MessageStream]:
         """A context manager yielding a :class:`~kimi_ext.messages_stream.MessageStream`."""
-        return cast(
-            "StreamManager[MessageStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("StreamManager[MessageStream]", self._stream(params))
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Message, MessagesHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
         tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        from .tools import run_tools
-
-        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[Message, MessagesHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
 
     def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
-        from .continuation import continue_answer
-
-        return cast("ContinuedMessage", continue_answer(self, prefix=prefix, **params))
+        return cast("ContinuedMessage", self._continue(prefix, params))
 
 
 class Responses(_SyncResource):
@@ -390,26 +408,18 @@ class Responses(_SyncResource):
 
         ``effort=`` sets ``reasoning.effort``.
         """
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast("ResponseStream", self._client._open_stream(prepared, self._stream_cls()))
-        return cast(Response, self._client._call(prepared, Response))
+        return cast("Response | ResponseStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager[ResponseStream]:
         """A context manager yielding a :class:`~kimi_ext.responses_stream.ResponseStream`."""
-        return cast(
-            "StreamManager[ResponseStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("StreamManager[ResponseStream]", self._stream(params))
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Response, ResponsesHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
         tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        from .tools import run_tools
-
-        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[Response, ResponsesHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
 
 
 class AsyncChatCompletions(_AsyncResource):
@@ -431,38 +441,23 @@ class AsyncChatCompletions(_AsyncResource):
         self, *, stream: bool = False, **params: Any
     ) -> ChatCompletion | AsyncChatCompletionStream:
         """Async :meth:`ChatCompletions.create`."""
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast(
-                "AsyncChatCompletionStream",
-                await self._client._open_stream(prepared, self._stream_cls()),
-            )
-        return cast(ChatCompletion, await self._client._call(prepared, ChatCompletion))
+        return cast("ChatCompletion | AsyncChatCompletionStream", await self._create(params, stream))  # fmt: skip
 
     def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager[AsyncChatCompletionStream]:
         """An async context manager yielding an AsyncChatCompletionStream."""
-        return cast(
-            "AsyncStreamManager[AsyncChatCompletionStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("AsyncStreamManager[AsyncChatCompletionStream]", self._stream(params))
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ChatCompletion, ChatHistory]:
         """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        from .tools import arun_tools
-
-        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[ChatCompletion, ChatHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
 
     async def continue_(
         self, *, prefix: str, **params: Unpack[ChatParams]
     ) -> ContinuedChatCompletion:
         """Async :meth:`continue_`."""
-        from .continuation import acontinue_answer
-
-        return cast(
-            "ContinuedChatCompletion", await acontinue_answer(self, prefix=prefix, **params)
-        )
+        return cast("ContinuedChatCompletion", await self._continue(prefix, params))
 
 
 class AsyncChat:
@@ -489,33 +484,21 @@ class AsyncMessages(_AsyncResource):
     ) -> AsyncMessageStream: ...
     async def create(self, *, stream: bool = False, **params: Any) -> Message | AsyncMessageStream:
         """Async :meth:`Messages.create`."""
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast(
-                "AsyncMessageStream", await self._client._open_stream(prepared, self._stream_cls())
-            )
-        return cast(Message, await self._client._call(prepared, Message))
+        return cast("Message | AsyncMessageStream", await self._create(params, stream))
 
     def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager[AsyncMessageStream]:
         """An async context manager yielding an AsyncMessageStream."""
-        return cast(
-            "AsyncStreamManager[AsyncMessageStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("AsyncStreamManager[AsyncMessageStream]", self._stream(params))
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Message, MessagesHistory]:
         """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        from .tools import arun_tools
-
-        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[Message, MessagesHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
 
     async def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Async :meth:`continue_`."""
-        from .continuation import acontinue_answer
-
-        return cast("ContinuedMessage", await acontinue_answer(self, prefix=prefix, **params))
+        return cast("ContinuedMessage", await self._continue(prefix, params))
 
 
 class AsyncResponses(_AsyncResource):
@@ -537,24 +520,14 @@ class AsyncResponses(_AsyncResource):
         self, *, stream: bool = False, **params: Any
     ) -> Response | AsyncResponseStream:
         """Async :meth:`Responses.create`."""
-        prepared = self._prepare(params, stream)
-        if stream:
-            return cast(
-                "AsyncResponseStream", await self._client._open_stream(prepared, self._stream_cls())
-            )
-        return cast(Response, await self._client._call(prepared, Response))
+        return cast("Response | AsyncResponseStream", await self._create(params, stream))
 
     def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager[AsyncResponseStream]:
         """An async context manager yielding an AsyncResponseStream."""
-        return cast(
-            "AsyncStreamManager[AsyncResponseStream]",
-            self._client._stream_manager(self._prepare(params, True), self._stream_cls()),
-        )
+        return cast("AsyncStreamManager[AsyncResponseStream]", self._stream(params))
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Response, ResponsesHistory]:
         """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        from .tools import arun_tools
-
-        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return cast("ToolRun[Response, ResponsesHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
