@@ -105,7 +105,6 @@ class SSEDecoder:
         "_bom",
         "_cr",
         "_data",
-        "_declined",
         "_dirty",
         "_event",
         "_id",
@@ -114,6 +113,7 @@ class SSEDecoder:
         "_more",
         "_pending",
         "_pending_size",
+        "_read_whole",
         "_retry",
         "_sink",
     )
@@ -127,7 +127,7 @@ class SSEDecoder:
         self._long_line = long_line
         self._long_at = long_line_at
         self._sink: LineSink | None = None  # the long data line being received
-        self._declined = False  # the factory declined the current line
+        self._read_whole = False  # the current line is not handed over
         self._pending: list[bytes] = []  # the start of an unfinished line, in pieces
         self._pending_size = 0
         self._cr = False  # the last chunk ended with CR: a leading LF now belongs to it
@@ -179,7 +179,7 @@ class SSEDecoder:
             block = b"".join(self._pending)
             self._pending = []
             self._pending_size = 0
-            self._declined = False
+            self._read_whole = False
         else:
             block = chunk[:end]
         rest = chunk[end + 1 :]
@@ -206,7 +206,7 @@ class SSEDecoder:
             self._pending_size >= self._long_at
             and self._long_line is not None
             and self._data is None  # else it is a second data line: joined as text
-            and not self._declined
+            and not self._read_whole
         ):
             self._start_long_line()
 
@@ -217,13 +217,16 @@ class SSEDecoder:
             if len(head) >= 16:
                 break
         skip = 3 if self._bom and head.startswith(_BOM) else 0
-        if len(head) < skip + 6 or not head.startswith(b"data:", skip):
-            return  # not a data line (or too soon to tell whether a space follows)
+        if len(head) < skip + 6:
+            return  # too soon to tell whether a space follows "data:"
+        if not head.startswith(b"data:", skip):
+            self._read_whole = True  # not a data line
+            return
         skip += 6 if head[skip + 5 : skip + 6] == b" " else 5
         assert self._long_line is not None
         sink = self._long_line()
         if sink is None:
-            self._declined = True
+            self._read_whole = True
             return
         self._sink = sink
         self._bom = False
@@ -246,13 +249,14 @@ class SSEDecoder:
     def flush_raw(self) -> list[RawEvent]:
         """:meth:`flush`, returning ``(data, event, id, retry)`` tuples."""
         self._cr = False
-        self._declined = False
+        self._read_whole = False
         if self._sink is not None:
             self._end_long_line()
         lines = [""]
         if self._pending:
             text = b"".join(self._pending).decode("utf-8", "replace")
             self._pending = []
+            self._pending_size = 0
             if self._bom:
                 self._bom = False
                 if text.startswith("\ufeff"):
