@@ -6,14 +6,16 @@ schema that the request property `$ref`s. openapi-python-client fills an inline 
 into the generated constructor, but not a referenced one, so a raw user who leaves a field
 out sends nothing for it. The only values a constructor fills in are `const`s: the `type`
 of every object whose `type` can have one value only (blocks, parts, items, tools, formats,
-events: an object built in code always carries its `type`), and the fixed `name` of the
-Messages web search tool and of the Responses apply_patch tool.
+events: an object built in code always carries its `type`), the `role` of every request
+message whose `role` can have one value only (the Chat messages: `UserMessage(content=...)`
+carries `role: user`), and the fixed `name` of the Messages web search tool and of the
+Responses apply_patch tool.
 
 These tests pin that for Chat, Messages and Responses: models built from their required
-fields send exactly those fields (plus their `type`), explicitly passed values (defaults
-included) are still sent, a filled-in `type` never changes how received JSON parses, the
-cache TTL enums have readable member names, and the Messages request takes the fixed
-sampling fields `temperature` and `top_p`.
+fields send exactly those fields (plus their `type` / `role`), explicitly passed values
+(defaults included) are still sent, a filled-in `type` or `role` never changes how received
+JSON parses, the cache TTL enums have readable member names, and the Messages request takes
+the fixed sampling fields `temperature` and `top_p`.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ import pytest
 from kimi_raw.chat import AuthenticatedClient as ChatClient
 from kimi_raw.chat.api.chat import create_chat_completion
 from kimi_raw.chat.models import (
+    AssistantMessage,
     ChatModel,
     CreateChatCompletionRequest,
+    DynamicToolsMessage,
     FunctionDefinition,
     FunctionTool,
     JsonSchemaFormat,
@@ -43,7 +47,9 @@ from kimi_raw.chat.models import (
     ReasoningEffort,
     ResponseFormatJsonSchema,
     StreamOptions,
+    SystemMessage,
     TextPart,
+    ToolMessage,
     UserMessage,
 )
 from kimi_raw.messages import AuthenticatedClient as MessagesClient
@@ -98,13 +104,31 @@ def test_only_const_fields_have_constructor_defaults(fmt: str) -> None:
 
 
 FIXED_NAMES = {"chat": set(), "messages": {"WebSearchTool"}, "responses": {"ApplyPatchTool"}}
+# The request messages whose `role` has one value. Only Chat has them: a Messages
+# `MessageParam.role` is `user` or `assistant`, a Responses `InputMessage.role` one of four,
+# and the response-side roles are plain strings.
+CHAT_MESSAGE_ROLES = {
+    "SystemMessage": "system",
+    "DynamicToolsMessage": "system",
+    "UserMessage": "user",
+    "AssistantMessage": "assistant",
+    "ToolMessage": "tool",
+}
+FIXED_ROLES: dict[str, dict[str, str]] = {
+    "chat": CHAT_MESSAGE_ROLES,
+    "messages": {},
+    "responses": {},
+}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_the_const_defaults_are_type_discriminators_and_fixed_tool_names(fmt: str) -> None:
+def test_the_const_defaults_are_discriminators_and_fixed_tool_names(fmt: str) -> None:
     filled = {(cls, attr) for cls, attr, _, _ in constructor_defaults(fmt)}
-    assert {attr for _, attr in filled} == ({"type_", "name"} if FIXED_NAMES[fmt] else {"type_"})
+    expected_attrs = {"type_"} | ({"name"} if FIXED_NAMES[fmt] else set())
+    expected_attrs |= {"role"} if FIXED_ROLES[fmt] else set()
+    assert {attr for _, attr in filled} == expected_attrs
     assert {cls for cls, attr in filled if attr == "name"} == FIXED_NAMES[fmt]
+    assert {cls for cls, attr in filled if attr == "role"} == set(FIXED_ROLES[fmt])
     examples = {
         "chat": ("TextPart", "ImageUrlPart", "FunctionTool", "ResponseFormatJsonSchema"),
         "messages": ("TextBlock", "ImageBlock", "ToolResultBlock", "WebSearchTool"),
@@ -121,7 +145,7 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         (
             "request",
             lambda: CreateChatCompletionRequest(
-                model=ChatModel.KIMI_K3_1_PRO, messages=[UserMessage(role="user", content="hi")]
+                model=ChatModel.KIMI_K3_1_PRO, messages=[UserMessage(content="hi")]
             ),
             {"model": "kimi-k3.1-pro", "messages": HI_MESSAGES},
         ),
@@ -140,6 +164,13 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
             {"type": "json_schema", "json_schema": {"name": "n", "schema": {}}},
         ),
         ("text_part", lambda: TextPart(text="x"), {"type": "text", "text": "x"}),
+        ("user_message", lambda: UserMessage(content="x"), {"role": "user", "content": "x"}),
+        ("assistant_message", AssistantMessage, {"role": "assistant"}),
+        (
+            "tool_message",
+            lambda: ToolMessage(tool_call_id="functions.f:0", content="ok"),
+            {"role": "tool", "tool_call_id": "functions.f:0", "content": "ok"},
+        ),
     ],
     "messages": [
         (
@@ -619,9 +650,10 @@ def alternatives(annotation: str) -> list[str]:
     return [part.strip() for part in parts]
 
 
-def fixed_type(fmt: str, cls: type) -> str | None:
-    """The only value `cls.type_` can take, or None (no `type_`, or more than one value)."""
-    field = attrs.fields_dict(cls).get("type_")  # type: ignore[arg-type]
+def fixed_type(fmt: str, cls: type, attr: str = "type_") -> str | None:
+    """The only value `cls.<attr>` (`type_` or `role`) can take, or None (no such field, or
+    more than one value)."""
+    field = attrs.fields_dict(cls).get(attr)  # type: ignore[arg-type]
     if field is None:
         return None
     options = [a for a in alternatives(str(field.type)) if a != "Unset"]
@@ -636,13 +668,13 @@ def fixed_type(fmt: str, cls: type) -> str | None:
     return None
 
 
-def fixed_types(fmt: str) -> dict[str, str]:
-    """{class name: its one `type` value} over every generated model of `fmt`."""
+def fixed_types(fmt: str, attr: str = "type_") -> dict[str, str]:
+    """{class name: its one `type` (or `role`) value} over every generated model of `fmt`."""
     models = models_of(fmt)
     out = {}
     for name in models.__all__:
         cls = getattr(models, name)
-        if attrs.has(cls) and (value := fixed_type(fmt, cls)) is not None:
+        if attrs.has(cls) and (value := fixed_type(fmt, cls, attr)) is not None:
             out[name] = value
     return out
 
@@ -704,6 +736,17 @@ REQUEST_FIXED_TYPES = [
 ]
 ALL_FIXED_TYPES = [
     (fmt, name, value) for fmt in FORMATS for name, value in sorted(fixed_types(fmt).items())
+]
+REQUEST_FIXED_ROLES = [
+    (fmt, name, value)
+    for fmt in FORMATS
+    for name, value in sorted(fixed_types(fmt, "role").items())
+    if name in request_side(fmt)
+]
+ALL_FIXED_ROLES = [
+    (fmt, name, value)
+    for fmt in FORMATS
+    for name, value in sorted(fixed_types(fmt, "role").items())
 ]
 
 
@@ -837,6 +880,125 @@ def test_unknown_and_type_less_input_items_parse_as_before() -> None:
     assert isinstance(parsed.tools, list)
     assert type(parsed.tools[0]).__name__ == "UnknownTool"
     assert parsed.to_dict() == body
+
+
+# ------------------------------------------- a `role` with one allowed value is filled in
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_request_side_fixed_roles_are_found_as_the_spec_declares_them(
+    specs: dict[str, Any], fmt: str
+) -> None:
+    """The request-side models whose `role` allows one value are exactly the ones the spec
+    declares (only Chat has any), and every one-value `role` is request-side."""
+    schemas = specs[fmt]["components"]["schemas"]
+    declared = {}
+    for name in reachable(schemas, REQUEST_ROOTS[fmt]):
+        prop = schemas[name].get("properties", {}).get("role")
+        if (value := spec_fixed_type(schemas, prop)) is not None:
+            declared[name] = value
+    generated = {name: value for f, name, value in REQUEST_FIXED_ROLES if f == fmt}
+    assert generated == declared == FIXED_ROLES[fmt]
+    assert {name for f, name, _ in ALL_FIXED_ROLES if f == fmt} == set(FIXED_ROLES[fmt])
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "value"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}") for case in REQUEST_FIXED_ROLES],
+)
+def test_request_side_fixed_role_is_filled_in(fmt: str, name: str, value: str) -> None:
+    cls = getattr(models_of(fmt), name)
+    given = required_kwargs(fmt, cls)
+    assert "role" not in given  # not a required argument
+    built = cls(**given)
+    assert built.role == value
+    # the role (and a fixed `type`, if the model has one) plus only the given fields
+    fixed = {"role": value}
+    if (kind := fixed_type(fmt, cls)) is not None:
+        fixed["type"] = kind
+    expected = {**fixed, **{k.rstrip("_"): on_the_wire(v) for k, v in given.items()}}
+    assert built.to_dict() == expected
+    # an explicit role is still accepted, as a keyword
+    assert cls(**given, role=value).to_dict() == expected
+    assert cls.from_dict(expected).to_dict() == expected
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name", "value"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}") for case in ALL_FIXED_ROLES],
+)
+def test_a_filled_in_role_does_not_change_parsing(fmt: str, name: str, value: str) -> None:
+    """Received JSON parses as before: a missing `role` is not invented (it is required, so
+    parsing fails) and another `role` is rejected, so a union moves on to its next member."""
+    cls = getattr(models_of(fmt), name)
+    assert attrs.fields_dict(cls)["role"].default == value
+    data = cls(**required_kwargs(fmt, cls)).to_dict()
+    without = {k: v for k, v in data.items() if k != "role"}
+    with pytest.raises(KeyError):
+        cls.from_dict(without)
+    for other in (f"{value}_v2", "developer", None):
+        with pytest.raises(ValueError):
+            cls.from_dict({**data, "role": other})
+
+
+def test_chat_messages_built_without_role_send_it() -> None:
+    request = CreateChatCompletionRequest(
+        model=ChatModel.KIMI_K3_1_PRO,
+        messages=[
+            SystemMessage(content="Be brief."),
+            DynamicToolsMessage(tools=[]),
+            UserMessage(content="hi", name="ling"),
+            AssistantMessage(content=None, tool_calls=[]),
+            ToolMessage(tool_call_id="functions.f:0", content="ok"),
+        ],
+    )
+    wire = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "system", "tools": []},
+        {"role": "user", "content": "hi", "name": "ling"},
+        {"role": "assistant", "content": None, "tool_calls": []},
+        {"role": "tool", "tool_call_id": "functions.f:0", "content": "ok"},
+    ]
+    assert request.to_dict() == {"model": "kimi-k3.1-pro", "messages": wire}
+    # the keyword `role=` (all the generated constructors ever took) still works
+    assert UserMessage(role="user", content="hi").to_dict() == {"role": "user", "content": "hi"}
+    assert ToolMessage(role="tool", tool_call_id="c", content="x").role == "tool"
+
+
+def test_chat_messages_parse_by_role_as_before() -> None:
+    """The messages union picks its member by the received `role`, never by a default: a
+    message without `role` or with a role no member has fails to parse (the union has no
+    catch-all member), and the two `system` shapes are still told apart by their fields."""
+    body = {
+        "model": "kimi-k3.1-pro",
+        "messages": [
+            {"role": "system", "content": "x"},
+            {"role": "system", "tools": []},
+            {"role": "user", "content": "hi"},
+            {"role": "assistant"},
+            {"role": "tool", "tool_call_id": "c", "content": "x"},
+        ],
+    }
+    parsed = CreateChatCompletionRequest.from_dict(body)
+    kinds = [type(message).__name__ for message in parsed.messages]
+    assert kinds == [
+        "SystemMessage",
+        "DynamicToolsMessage",
+        "UserMessage",
+        "AssistantMessage",
+        "ToolMessage",
+    ]
+    assert parsed.to_dict() == body
+    for message in ({"content": "hi"}, {"tool_call_id": "c", "content": "x"}, {}):
+        with pytest.raises(KeyError):
+            CreateChatCompletionRequest.from_dict({**body, "messages": [message]})
+    for message in (
+        {"role": "developer", "content": "x"},
+        {"role": "user"},  # a user message without content
+        {"role": "system"},  # neither content nor tools
+    ):
+        with pytest.raises(ValueError):
+            CreateChatCompletionRequest.from_dict({**body, "messages": [message]})
 
 
 # ------------------------------------------------------------ readable cache TTL names

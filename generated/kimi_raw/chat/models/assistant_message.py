@@ -31,7 +31,7 @@ class AssistantMessage:
     on the last message only, to have the model continue this text (partial mode).
 
         Attributes:
-            role (Literal['assistant']):
+            role (Literal['assistant']):  Default: 'assistant'.
             content (list[TextPart] | None | str | Unset): Visible text, text parts, or null.
             reasoning_content (str | Unset): The reasoning text this turn came with.
             tool_calls (list[ToolCall] | Unset): The tool calls this turn made.
@@ -39,7 +39,7 @@ class AssistantMessage:
             partial (bool | Unset): Continue this (final) assistant message instead of starting a new one.
     """
 
-    role: Literal["assistant"]
+    role: Literal["assistant"] = "assistant"
     content: list[TextPart] | None | str | Unset = UNSET
     reasoning_content: str | Unset = UNSET
     tool_calls: list[ToolCall] | Unset = UNSET

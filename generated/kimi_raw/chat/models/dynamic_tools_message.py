@@ -27,12 +27,12 @@ class DynamicToolsMessage:
     conversation on. Keep it in place when replaying history.
 
         Attributes:
-            role (Literal['system']):
+            role (Literal['system']):  Default: 'system'.
             tools (list[FunctionTool | WebSearchTool]):
     """
 
-    role: Literal["system"]
     tools: list[FunctionTool | WebSearchTool]
+    role: Literal["system"] = "system"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

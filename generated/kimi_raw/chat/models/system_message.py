@@ -27,13 +27,13 @@ class SystemMessage:
     """Instructions for the model.
 
     Attributes:
-        role (Literal['system']):
+        role (Literal['system']):  Default: 'system'.
         content (list[TextPart] | str): Text, or text parts.
         name (str | Unset): Optional participant name.
     """
 
-    role: Literal["system"]
     content: list[TextPart] | str
+    role: Literal["system"] = "system"
     name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

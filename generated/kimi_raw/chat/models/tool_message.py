@@ -28,15 +28,15 @@ class ToolMessage:
     For built-in web search the content is the call's `function.arguments`, unchanged.
 
         Attributes:
-            role (Literal['tool']):
+            role (Literal['tool']):  Default: 'tool'.
             tool_call_id (str):
             content (list[TextPart] | str): The tool output, as text or text parts.
             name (str | Unset): Name of the function that produced this result.
     """
 
-    role: Literal["tool"]
     tool_call_id: str
     content: list[TextPart] | str
+    role: Literal["tool"] = "tool"
     name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -29,13 +29,13 @@ class UserMessage:
     """A user turn; text, images and videos.
 
     Attributes:
-        role (Literal['user']):
+        role (Literal['user']):  Default: 'user'.
         content (list[ImageUrlPart | TextPart | VideoUrlPart] | str): Text, or a list of text / image / video parts.
         name (str | Unset): Optional participant name.
     """
 
-    role: Literal["user"]
     content: list[ImageUrlPart | TextPart | VideoUrlPart] | str
+    role: Literal["user"] = "user"
     name: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
