@@ -36,7 +36,7 @@ import os
 from collections.abc import Callable, Iterable
 from json import decoder as _decoder
 from json.encoder import encode_basestring, encode_basestring_ascii
-from typing import Any
+from typing import Any, final
 
 __all__ = ["LONG_STRING", "LongJSONLine", "ParsedLine"]
 
@@ -97,6 +97,7 @@ class _Literal:
         return _spell(self.value, self.spelling)
 
 
+@final
 class ParsedLine:
     """A long ``data`` line, parsed: ``value`` is what ``json.loads`` of its text gives.
 
@@ -134,7 +135,6 @@ class LongJSONLine:
         "_failed",
         "_in_string",
         "_known",
-        "_literals",
         "_marker",
         "_offset",
         "_parts",
@@ -150,8 +150,8 @@ class LongJSONLine:
         # The line as text, long strings replaced by placeholders ("\0kimi-ext:<nonce>:N":
         # nothing real is expected to equal that); once it failed, the text as received.
         self._skeleton: list[str] = []
-        self._literals: dict[str, _Literal] = {}  # placeholder -> its long string
-        self._at: dict[int, _Literal] = {}  # skeleton index -> the long string there
+        # Skeleton index -> the long string whose placeholder (marker + that index) is there.
+        self._at: dict[int, _Literal] = {}
         self._marker = "\0kimi-ext:" + os.urandom(12).hex() + ":"
         self._known = {text: text for text in known if len(text) >= LONG_STRING}
         self._failed = False
@@ -180,7 +180,7 @@ class LongJSONLine:
             except (ValueError, RecursionError):
                 pass
             else:
-                return ParsedLine(self._fill(value) if self._literals else value, self)
+                return ParsedLine(self._fill(value) if self._at else value, self)
         return self.text()
 
     def text(self) -> str:
@@ -234,14 +234,14 @@ class LongJSONLine:
             pos = end
 
     def _place(self, literal: _Literal) -> None:
-        ref = self._marker + str(len(self._literals))
-        self._literals[ref] = literal
-        self._at[len(self._skeleton)] = literal
-        self._skeleton.append(json.dumps(ref))
+        index = len(self._skeleton)
+        self._at[index] = literal
+        self._skeleton.append(json.dumps(self._marker + str(index)))
 
     def _fill(self, root: Any) -> Any:
         """Put the long strings back where their placeholders are (no recursion)."""
-        refs = {ref: literal.value for ref, literal in self._literals.items()}
+        marker = self._marker
+        refs = {marker + str(index): literal.value for index, literal in self._at.items()}
         if type(root) is str:
             return refs.get(root, root)
         stack = [root]
@@ -351,7 +351,6 @@ class LongJSONLine:
         text = self.text()
         self._failed = True
         self._skeleton = [text]
-        self._literals = {}
         self._at = {}
         self._in_string = False
         self._tail = ""

@@ -285,7 +285,7 @@ class _StreamCore(Generic[ResultT]):
 
     def _on_event(self, text: str | ParsedLine, name: str | None) -> StreamEvent | None:
         """Feed one decoded event to the accumulator; return what to yield (or None)."""
-        if isinstance(text, ParsedLine):  # a long line, already parsed
+        if type(text) is ParsedLine:  # a long line, already parsed (a cheap per-event test)
             data = text.value
             if type(data) is not dict:
                 return self._event_type("malformed", text.text(), name)
