@@ -10,8 +10,6 @@ FALLBACK_BASE_URL = "https://api.evolink.ai"
 # The seedrouter gateway: ``Kimi(base_url=kimi_ext.SEEDROUTER_BASE_URL)``.
 SEEDROUTER_BASE_URL = "https://api.seedrouter.ai"
 
-ANTHROPIC_VERSION = "2023-06-01"
-
 # A reasoning model at effort max can think for many minutes before the first byte of a
 # non-streamed answer: connect fast, read long.
 DEFAULT_TIMEOUT = httpx.Timeout(connect=10.0, read=900.0, write=120.0, pool=30.0)

@@ -14,12 +14,12 @@ import importlib
 import json
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from ._config import ANTHROPIC_VERSION
+from ._contract import contract
 from .effort import normalize_effort
 from .errors import RequestValidationError
 from .validation import validate_chat, validate_messages, validate_responses
@@ -30,19 +30,26 @@ CLIENT_OPTIONS = frozenset({"effort", "extra_body", "extra_headers", "timeout", 
 
 @dataclass(frozen=True)
 class Endpoint:
-    """One wire format: where its generated request builder lives and its rules."""
+    """One wire format: where its generated request builder lives and its contract."""
 
     name: str
     raw_module: str
-    effort_path: tuple[str, ...]
     history_field: str
     validate: Callable[[Mapping[str, Any]], None]
-    raw_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def effort_path(self) -> tuple[str, ...]:
+        """Where this format puts reasoning effort (from the spec's ``x-kimi-effort``)."""
+        return contract(self.name).effort.path
 
     def route(self) -> tuple[str, str, dict[str, str]]:
         """(method, path, format headers) from the generated request builder."""
         module = importlib.import_module(self.raw_module)
-        kwargs = module._get_kwargs(body=_NoBody(), **self.raw_kwargs)
+        # Required header parameters (Messages' anthropic-version) take the spec's default.
+        raw_kwargs = {
+            name.replace("-", "_"): value for name, value in contract(self.name).headers.items()
+        }
+        kwargs = module._get_kwargs(body=_NoBody(), **raw_kwargs)
         headers = {str(k): str(v) for k, v in kwargs.get("headers", {}).items()}
         headers.pop("Content-Type", None)
         return str(kwargs["method"]).upper(), str(kwargs["url"]), headers
@@ -51,22 +58,18 @@ class Endpoint:
 CHAT = Endpoint(
     name="chat",
     raw_module="kimi_raw.chat.api.chat.create_chat_completion",
-    effort_path=("reasoning_effort",),
     history_field="messages",
     validate=validate_chat,
 )
 MESSAGES = Endpoint(
     name="messages",
     raw_module="kimi_raw.messages.api.messages.create_message",
-    effort_path=("output_config", "effort"),
     history_field="messages",
     validate=validate_messages,
-    raw_kwargs={"anthropic_version": ANTHROPIC_VERSION},
 )
 RESPONSES = Endpoint(
     name="responses",
     raw_module="kimi_raw.responses.api.responses.create_response",
-    effort_path=("reasoning", "effort"),
     history_field="input",
     validate=validate_responses,
 )
@@ -102,6 +105,13 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
         raise RequestValidationError(
             "body", type(exc).__name__, f"is not valid JSON: {exc}"
         ) from None
+    limit = contract(endpoint.name).max_body_bytes
+    if limit is not None and len(content) > limit // 4 and len(content.encode("utf-8")) > limit:
+        raise RequestValidationError(
+            "body",
+            f"<{len(content.encode('utf-8')):,} bytes>",
+            f"the request body may be at most {limit:,} bytes (the service's limit)",
+        )
     route = _ROUTES.get(endpoint.name)
     if route is None:
         route = _ROUTES[endpoint.name] = endpoint.route()
@@ -195,14 +205,17 @@ def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None
     native = parent.get(path[-1])
     model = body.get("model")
     if effort is not None:
-        level = normalize_effort(effort, model=model, field="effort")
-        if native is not None and normalize_effort(native, model=model, field=field_name) != level:
+        level = normalize_effort(effort, model=model, field="effort", fmt=endpoint.name)
+        if (
+            native is not None
+            and normalize_effort(native, model=model, field=field_name, fmt=endpoint.name) != level
+        ):
             raise RequestValidationError(
                 field_name, native, f"disagrees with effort={effort!r}; give one of them"
             )
         parent[path[-1]] = level
     elif native is not None:
-        parent[path[-1]] = normalize_effort(native, model=model, field=field_name)
+        parent[path[-1]] = normalize_effort(native, model=model, field=field_name, fmt=endpoint.name)
 
 
 class _NoBody:

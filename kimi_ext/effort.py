@@ -1,8 +1,9 @@
 """Reasoning effort: the accepted aliases and what they mean on the wire.
 
-Kimi reasons on every request; effort only sets how much. The service documents three
-levels (``low``, ``high``, ``max``; ``max`` is the default) and accepts four client aliases.
-Some gateways reject the aliases, so the client always sends the canonical level::
+Kimi reasons on every request; effort only sets how much. The levels, the aliases the
+service maps and the models that accept only some levels come from the spec
+(``x-kimi-effort`` and ``x-kimi-models``). Some gateways reject the aliases, so the client
+always sends the canonical level::
 
     >>> normalize_effort("medium", model="kimi-k3.1-pro")
     'high'
@@ -14,40 +15,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from ._contract import Violation, contract
 from .errors import RequestValidationError
 
+# For editors and type checkers only; the values accepted at run time are the spec's
+# (a test keeps this in step with it).
 Effort = Literal["low", "high", "max", "medium", "xhigh", "minimal", "none"]
 
-LEVELS: tuple[str, ...] = ("low", "high", "max")
 
-# ``none`` does NOT turn reasoning off on Kimi: it maps to the lowest level.
-ALIASES: dict[str, str] = {"medium": "high", "xhigh": "max", "minimal": "low", "none": "low"}
-
-# Models that accept only the maximum effort.
-MAX_ONLY_MODELS: frozenset[str] = frozenset({"kimi-k3"})
-
-
-def normalize_effort(value: Any, *, model: Any, field: str = "effort") -> str:
+def normalize_effort(value: Any, *, model: Any, field: str = "effort", fmt: str = "chat") -> str:
     """Return the canonical effort level for ``value`` or raise RequestValidationError.
 
-    Aliases map as documented: medium→high, xhigh→max, minimal→low, none→low.
-    ``none`` does not disable reasoning. ``kimi-k3`` accepts only ``max``.
+    Aliases map as the spec documents (medium→high, xhigh→max, minimal→low, none→low);
+    ``none`` does not disable reasoning. A model limited to some levels (``kimi-k3``:
+    only ``max``) refuses the others; an unknown model gets the generic rule.
     """
-    if not isinstance(value, str):
-        raise RequestValidationError(
-            field,
-            value,
-            "must be one of low, high, max (or an alias: medium, xhigh, minimal, none)",
-        )
-    level = ALIASES.get(value, value)
-    if level not in LEVELS:
-        raise RequestValidationError(
-            field,
-            value,
-            "must be one of low, high, max (or an alias: medium, xhigh, minimal, none)",
-        )
-    if isinstance(model, str) and model in MAX_ONLY_MODELS and level != "max":
-        raise RequestValidationError(
-            field, value, f"model {model} accepts only effort max (got {level} after aliases)"
-        )
-    return level
+    try:
+        return contract(fmt).level(value, model, (field,))
+    except Violation as exc:
+        raise RequestValidationError(field, value, exc.rule) from None

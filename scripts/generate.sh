@@ -7,7 +7,8 @@
 # OPENAPI_DIR (default openapi/) is where the specs are read from.
 # Each target folder is removed first: --overwrite alone keeps stale files
 # at the package root. --fail-on-warning stops on anything the generator
-# would otherwise skip silently.
+# would otherwise skip silently. Beside each package, scripts/derive_contract.py
+# writes _contract/<format>.json: the request rules as data.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/generated/kimi_raw}
@@ -29,6 +30,9 @@ for fmt in "${formats[@]}"; do
   rm -rf "${out:?}/$fmt"
   mv "$work/$fmt" "$out/$fmt"
   rm -rf "$work"
+  # The request contract kimi_ext and the stand-in read (field sets, models, rules).
+  "$bin/python" "$here/scripts/derive_contract.py" "$specs/$fmt.yaml" "$out/_contract/$fmt.json"
 done
+"$bin/python" "$here/scripts/derive_contract.py" --loader "$out/_contract/__init__.py"
 [ -f "$out/__init__.py" ] || printf '"""Raw clients generated from openapi/*.yaml. Do not edit: run `make generate`."""\n' > "$out/__init__.py"
 [ -f "$out/py.typed" ] || : > "$out/py.typed"

@@ -15,7 +15,8 @@ from typing import Any
 from .caching import CacheUse
 from .faults import FaultPlan
 from .replies import Plan, PlannedCall, PlannedSearch, dump_json
-from .rules import DEFAULT_OUTPUT, RequestInfo, ServiceError
+from .._contract import contract
+from .rules import RequestInfo, ServiceError
 from .sse import SSEEvent, split_text
 
 
@@ -61,7 +62,11 @@ def error_body(fmt: str, err: ServiceError, request_id: str) -> dict[str, Any]:
 
 def auth_error(fmt: str) -> ServiceError:
     if fmt == "messages":
-        return ServiceError(401, "invalid x-api-key", error_type="authentication_error")
+        return ServiceError(
+            401,
+            "invalid or missing API key: send it as `Authorization: Bearer <key>`",
+            error_type="authentication_error",
+        )
     return ServiceError(
         401,
         "Invalid Authentication",
@@ -442,7 +447,7 @@ class ResponsesFormat:
             "error": None,
             "incomplete_details": {"reason": "max_output_tokens"} if incomplete and final else None,
             "instructions": body.get("instructions"),
-            "max_output_tokens": body.get("max_output_tokens", DEFAULT_OUTPUT),
+            "max_output_tokens": body.get("max_output_tokens", contract("responses").defaults["max_output_tokens"]),
             "model": info.model,
             "output": output,
             "parallel_tool_calls": True,

@@ -51,13 +51,13 @@ from .replies import (
     plan_output,
 )
 from .rules import (
-    MODELS,
     PREVIOUS_MODEL,
     RequestInfo,
     ServiceError,
     check_chat,
     check_messages,
     check_responses,
+    known_models,
 )
 from .sse import StreamScript, script_stream
 
@@ -85,6 +85,8 @@ class RecordedRequest:
     request_id: str = ""
     received_at: float = 0.0
     client: tuple[str, int] = ("", 0)  # the peer address (same port = same connection)
+    # Unknown top-level fields the stand-in discarded, as the service does.
+    discarded: list[str] = field(default_factory=list)
 
     @property
     def format(self) -> str | None:
@@ -304,6 +306,8 @@ class KimiStandIn:
             of the documented ``end_turn`` with ``stop_sequence: null``.
         require_anthropic_version: reject Messages requests without ``anthropic-version``.
         secret: the key that signs Messages thinking blocks (random per server by default).
+        strict_fields: refuse unknown top-level fields by name instead of discarding them
+            (the service discards them; each request records what it discarded).
     """
 
     def __init__(
@@ -319,6 +323,7 @@ class KimiStandIn:
         report_stop_sequence: bool = False,
         require_anthropic_version: bool = True,
         secret: bytes | None = None,
+        strict_fields: bool = False,
     ) -> None:
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
@@ -330,6 +335,7 @@ class KimiStandIn:
         self.event_delay = event_delay
         self.report_stop_sequence = report_stop_sequence
         self.require_anthropic_version = require_anthropic_version
+        self.strict_fields = strict_fields
         self.responder: Responder | None = None
         self.cache = PromptCache()
         self.cache.enabled = caching
@@ -548,7 +554,16 @@ class KimiStandIn:
                 fmt, ServiceError(405, f"Method {record.method} not allowed"), record
             )
         if not self._authorized(record):
-            return self._error(fmt, auth_error(fmt), record)
+            err = auth_error(fmt)
+            if "x-api-key" in record.headers and "authorization" not in record.headers:
+                err = ServiceError(
+                    401,
+                    "The x-api-key header is not accepted: send the key as "
+                    "`Authorization: Bearer <key>`",
+                    error_type=err.error_type,
+                    code=err.code,
+                )
+            return self._error(fmt, err, record)
         body = record.json
         if record.json is None and record.body:
             return self._error(fmt, ServiceError(400, "The request body is not valid JSON"), record)
@@ -558,6 +573,7 @@ class KimiStandIn:
             )
         try:
             info = self._check(fmt, body, record.headers)
+            record.discarded.extend(info.discarded)
             reply = self._reply_for(record, info, body)
             ctx = self._context(info, body, reply, faults)
         except ServiceError as err:
@@ -579,7 +595,7 @@ class KimiStandIn:
         if record.path == "/v1/models" and record.method == "GET":
             if not self._authorized(record):
                 return self._error("chat", auth_error("chat"), record)
-            data = [{"id": m, "object": "model", "owned_by": "moonshot"} for m in MODELS]
+            data = [{"id": m, "object": "model", "owned_by": "moonshot"} for m in known_models()]
             return Outcome(200, {"object": "list", "data": data})
         err = ServiceError(
             404,
@@ -590,13 +606,14 @@ class KimiStandIn:
         return self._error("chat", err, record)
 
     def _check(self, fmt: str, body: dict[str, Any], headers: Mapping[str, str]) -> RequestInfo:
+        strict = self.strict_fields
         if fmt == "chat":
-            return check_chat(body)
+            return check_chat(body, strict=strict)
         if fmt == "messages":
             if not self.require_anthropic_version:
                 headers = {**headers, "anthropic-version": "2023-06-01"}
-            return check_messages(body, headers, self.verify_thinking)
-        return check_responses(body)
+            return check_messages(body, headers, self.verify_thinking, strict=strict)
+        return check_responses(body, strict=strict)
 
     def _reply_for(self, record: RecordedRequest, info: RequestInfo, body: dict[str, Any]) -> Reply:
         if info.fmt == "chat":

@@ -23,9 +23,16 @@ from hypothesis import strategies as st
 from quality_helpers import canonical, json_scalars, json_values
 
 from kimi_ext.building import CHAT, CLIENT_OPTIONS, MESSAGES, RESPONSES, UNSET_TIMEOUT, prepare
-from kimi_ext.effort import ALIASES, LEVELS
+from kimi_ext._contract import contract
 from kimi_ext.errors import RequestValidationError
-from kimi_ext.validation import CHAT_FIELDS, MESSAGES_FIELDS, MODELS, RESPONSES_FIELDS
+
+# The field sets, models and effort aliases come from the derived contract (the specs).
+CHAT_FIELDS = contract("chat").fields
+MESSAGES_FIELDS = contract("messages").fields
+RESPONSES_FIELDS = contract("responses").fields
+MODELS = contract("chat").known_models
+LEVELS = contract("chat").effort.levels
+ALIASES = dict(contract("chat").effort.aliases)
 
 ENDPOINT = {"chat": CHAT, "messages": MESSAGES, "responses": RESPONSES}
 FIELDS = {"chat": CHAT_FIELDS, "messages": MESSAGES_FIELDS, "responses": RESPONSES_FIELDS}

@@ -32,7 +32,9 @@ class AssistantMessage:
 
         Attributes:
             role (Literal['assistant']):  Default: 'assistant'.
-            content (list[TextPart] | None | str | Unset): Visible text, text parts, or null.
+            content (list[TextPart] | None | str | Unset): Visible text, text parts, or null. The service refuses an empty
+                text: leave
+                `content` out (or null) on a tool-call turn without visible text.
             reasoning_content (str | Unset): The reasoning text this turn came with.
             tool_calls (list[ToolCall] | Unset): The tool calls this turn made.
             name (str | Unset): Optional participant name.

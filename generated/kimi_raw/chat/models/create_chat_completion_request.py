@@ -38,10 +38,7 @@ class CreateChatCompletionRequest:
     fields are fixed by the service and are best omitted.
 
         Attributes:
-            model (ChatModel): Model id. `kimi-k3.1-pro` (recommended) and `kimi-k3.1-pro-highspeed` (same
-                parameters, faster) accept every field here; `kimi-k3` (previous generation) only
-                accepts reasoning effort `max` and no `prompt_cache_options`. All three have a
-                1,048,576-token context window and always reason.
+            model (ChatModel | str): A model id; the known ones are listed in `ChatModel`.
             messages (list[AssistantMessage | DynamicToolsMessage | SystemMessage | ToolMessage | UserMessage]): The
                 conversation so far, oldest first. Replay earlier assistant turns whole,
                 including `reasoning_content` and `tool_calls`, and keep dynamic tool messages
@@ -92,7 +89,7 @@ class CreateChatCompletionRequest:
             presence_penalty (float | Unset): Fixed at 0; leave it out. Other values are invalid.
     """
 
-    model: ChatModel
+    model: ChatModel | str
     messages: list[
         AssistantMessage
         | DynamicToolsMessage
@@ -133,7 +130,11 @@ class CreateChatCompletionRequest:
         from ..models.system_message import SystemMessage
         from ..models.user_message import UserMessage
 
-        model = self.model.value
+        model: str
+        if isinstance(self.model, ChatModel):
+            model = self.model.value
+        else:
+            model = self.model
 
         messages = []
         for messages_item_data in self.messages:
@@ -298,7 +299,19 @@ class CreateChatCompletionRequest:
         from ..models.web_search_tool import WebSearchTool
 
         d = dict(src_dict)
-        model = ChatModel(d.pop("model"))
+
+        def _parse_model(data: object) -> ChatModel | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                model_type_0 = ChatModel(data)
+
+                return model_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ChatModel | str, data)
+
+        model = _parse_model(d.pop("model"))
 
         messages = []
         _messages = d.pop("messages")

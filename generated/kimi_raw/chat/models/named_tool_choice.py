@@ -22,11 +22,12 @@ T = TypeVar("T", bound="NamedToolChoice")
 
 @_attrs_define
 class NamedToolChoice:
-    """Force one function (conflicts with reasoning, which is always on).
+    """Force one function. This conflicts with reasoning, which is always on, and the
+    service refuses it; the member is kept so the shape is documented.
 
-    Attributes:
-        type_ (Literal['function']):  Default: 'function'.
-        function (NamedToolChoiceFunction):
+        Attributes:
+            type_ (Literal['function']):  Default: 'function'.
+            function (NamedToolChoiceFunction):
     """
 
     function: NamedToolChoiceFunction

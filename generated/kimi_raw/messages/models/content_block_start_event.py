@@ -35,8 +35,8 @@ class ContentBlockStartEvent:
         type_ (Literal['content_block_start']):  Default: 'content_block_start'.
         index (int):
         content_block (ImageBlock | ServerToolUseBlock | TextBlock | ThinkingBlock | ToolResultBlock | ToolUseBlock |
-            UnknownBlock | WebSearchToolResultBlock): A content block, in requests and responses alike. Members are tried in
-            order and matched by their `type` constant; anything else is kept as UnknownBlock.
+            UnknownBlock | WebSearchToolResultBlock): A content block of a response. Members are tried in order and matched
+            by their `type` constant; anything else is kept as UnknownBlock.
     """
 
     index: int

@@ -29,10 +29,7 @@ class CreateMessageRequest:
     JSON unless the caller sets it. The two sampling fields are fixed by the service and are best omitted.
 
         Attributes:
-            model (CreateMessageRequestModel): Model id. `kimi-k3.1-pro` is the current model, `kimi-k3.1-pro-highspeed`
-                takes the same parameters and generates faster, `kimi-k3` is the previous generation (effort `max` only; no
-                structured output, stop sequences or cache TTL; may answer with text blocks only). All three have a
-                1,048,576-token context and always reason.
+            model (CreateMessageRequestModel | str): A model id; the known ones are listed in `CreateMessageRequestModel`.
             max_tokens (int): Upper bound on generated tokens for this call; reasoning (thinking) tokens count against it
                 together with the visible answer.
             messages (list[MessageParam]): The conversation so far, oldest first. Assistant turns must be sent back with all
@@ -59,7 +56,7 @@ class CreateMessageRequest:
                 gateways) reject them.
     """
 
-    model: CreateMessageRequestModel
+    model: CreateMessageRequestModel | str
     max_tokens: int
     messages: list[MessageParam]
     system: list[TextBlock] | str | Unset = UNSET
@@ -77,7 +74,11 @@ class CreateMessageRequest:
     def to_dict(self) -> dict[str, Any]:
         from ..models.web_search_tool import WebSearchTool
 
-        model = self.model.value
+        model: str
+        if isinstance(self.model, CreateMessageRequestModel):
+            model = self.model.value
+        else:
+            model = self.model
 
         max_tokens = self.max_tokens
 
@@ -180,7 +181,19 @@ class CreateMessageRequest:
         from ..models.web_search_tool import WebSearchTool
 
         d = dict(src_dict)
-        model = CreateMessageRequestModel(d.pop("model"))
+
+        def _parse_model(data: object) -> CreateMessageRequestModel | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                model_type_0 = CreateMessageRequestModel(data)
+
+                return model_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CreateMessageRequestModel | str, data)
+
+        model = _parse_model(d.pop("model"))
 
         max_tokens = d.pop("max_tokens")
 

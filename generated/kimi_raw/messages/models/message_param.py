@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from ..models.thinking_block import ThinkingBlock
     from ..models.tool_result_block import ToolResultBlock
     from ..models.tool_use_block import ToolUseBlock
-    from ..models.unknown_block import UnknownBlock
     from ..models.web_search_tool_result_block import WebSearchToolResultBlock
 
 
@@ -29,8 +28,8 @@ class MessageParam:
     Attributes:
         role (MessageParamRole): Author of the turn; only `user` and `assistant` exist.
         content (list[ImageBlock | ServerToolUseBlock | TextBlock | ThinkingBlock | ToolResultBlock | ToolUseBlock |
-            UnknownBlock | WebSearchToolResultBlock] | str): Plain text, or a list of content blocks (the same block schemas
-            the response uses, so a received assistant message can be sent back as is).
+            WebSearchToolResultBlock] | str): Plain text, or a list of content blocks (the same block schemas the response
+            uses, so a received assistant message can be sent back as is).
     """
 
     role: MessageParamRole
@@ -42,7 +41,6 @@ class MessageParam:
             | ThinkingBlock
             | ToolResultBlock
             | ToolUseBlock
-            | UnknownBlock
             | WebSearchToolResultBlock
         ]
         | str
@@ -56,7 +54,6 @@ class MessageParam:
         from ..models.thinking_block import ThinkingBlock
         from ..models.tool_result_block import ToolResultBlock
         from ..models.tool_use_block import ToolUseBlock
-        from ..models.web_search_tool_result_block import WebSearchToolResultBlock
 
         role = self.role.value
 
@@ -72,7 +69,6 @@ class MessageParam:
                     or isinstance(content_type_1_item_data, ToolUseBlock)
                     or isinstance(content_type_1_item_data, ToolResultBlock)
                     or isinstance(content_type_1_item_data, ServerToolUseBlock)
-                    or isinstance(content_type_1_item_data, WebSearchToolResultBlock)
                 ):
                     content_type_1_item = content_type_1_item_data.to_dict()
                 else:
@@ -102,7 +98,6 @@ class MessageParam:
         from ..models.thinking_block import ThinkingBlock
         from ..models.tool_result_block import ToolResultBlock
         from ..models.tool_use_block import ToolUseBlock
-        from ..models.unknown_block import UnknownBlock
         from ..models.web_search_tool_result_block import WebSearchToolResultBlock
 
         d = dict(src_dict)
@@ -118,7 +113,6 @@ class MessageParam:
                 | ThinkingBlock
                 | ToolResultBlock
                 | ToolUseBlock
-                | UnknownBlock
                 | WebSearchToolResultBlock
             ]
             | str
@@ -139,86 +133,75 @@ class MessageParam:
                         | ThinkingBlock
                         | ToolResultBlock
                         | ToolUseBlock
-                        | UnknownBlock
                         | WebSearchToolResultBlock
                     ):
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_0 = (
+                            componentsschemas_content_block_param_type_0 = (
                                 TextBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_0
+                            return componentsschemas_content_block_param_type_0
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_1 = (
+                            componentsschemas_content_block_param_type_1 = (
                                 ImageBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_1
+                            return componentsschemas_content_block_param_type_1
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_2 = (
+                            componentsschemas_content_block_param_type_2 = (
                                 ThinkingBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_2
+                            return componentsschemas_content_block_param_type_2
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_3 = (
+                            componentsschemas_content_block_param_type_3 = (
                                 ToolUseBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_3
+                            return componentsschemas_content_block_param_type_3
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_4 = (
+                            componentsschemas_content_block_param_type_4 = (
                                 ToolResultBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_4
+                            return componentsschemas_content_block_param_type_4
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            componentsschemas_content_block_type_5 = (
+                            componentsschemas_content_block_param_type_5 = (
                                 ServerToolUseBlock.from_dict(data)
                             )
 
-                            return componentsschemas_content_block_type_5
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            componentsschemas_content_block_type_6 = (
-                                WebSearchToolResultBlock.from_dict(data)
-                            )
-
-                            return componentsschemas_content_block_type_6
+                            return componentsschemas_content_block_param_type_5
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_content_block_type_7 = UnknownBlock.from_dict(
-                            data
+                        componentsschemas_content_block_param_type_6 = (
+                            WebSearchToolResultBlock.from_dict(data)
                         )
 
-                        return componentsschemas_content_block_type_7
+                        return componentsschemas_content_block_param_type_6
 
                     content_type_1_item = _parse_content_type_1_item(
                         content_type_1_item_data
@@ -237,7 +220,6 @@ class MessageParam:
                     | ThinkingBlock
                     | ToolResultBlock
                     | ToolUseBlock
-                    | UnknownBlock
                     | WebSearchToolResultBlock
                 ]
                 | str,

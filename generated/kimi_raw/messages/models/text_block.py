@@ -17,7 +17,7 @@ T = TypeVar("T", bound="TextBlock")
 
 @_attrs_define
 class TextBlock:
-    """Visible text.
+    """Visible text. The service refuses a blank text block in a request.
 
     Attributes:
         type_ (Literal['text']):  Default: 'text'.

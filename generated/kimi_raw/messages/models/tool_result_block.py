@@ -18,7 +18,6 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.image_block import ImageBlock
     from ..models.text_block import TextBlock
-    from ..models.unknown_block import UnknownBlock
 
 
 T = TypeVar("T", bound="ToolResultBlock")
@@ -31,19 +30,17 @@ class ToolResultBlock:
     Attributes:
         type_ (Literal['tool_result']):  Default: 'tool_result'.
         tool_use_id (str): The id of the tool_use block being answered.
-        content (list[ImageBlock | TextBlock | UnknownBlock] | str): The result as text, or as a list of text and image
-            blocks.
+        content (list[ImageBlock | TextBlock] | str): The result as text, or as a list of text and image blocks.
         is_error (bool | Unset): True when the tool failed and `content` describes the failure (default false).
     """
 
     tool_use_id: str
-    content: list[ImageBlock | TextBlock | UnknownBlock] | str
+    content: list[ImageBlock | TextBlock] | str
     type_: Literal["tool_result"] = "tool_result"
     is_error: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.image_block import ImageBlock
         from ..models.text_block import TextBlock
 
         type_ = self.type_
@@ -55,9 +52,7 @@ class ToolResultBlock:
             content = []
             for content_type_1_item_data in self.content:
                 content_type_1_item: dict[str, Any]
-                if isinstance(content_type_1_item_data, TextBlock) or isinstance(
-                    content_type_1_item_data, ImageBlock
-                ):
+                if isinstance(content_type_1_item_data, TextBlock):
                     content_type_1_item = content_type_1_item_data.to_dict()
                 else:
                     content_type_1_item = content_type_1_item_data.to_dict()
@@ -87,7 +82,6 @@ class ToolResultBlock:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.image_block import ImageBlock
         from ..models.text_block import TextBlock
-        from ..models.unknown_block import UnknownBlock
 
         d = dict(src_dict)
         type_ = cast(Literal["tool_result"], d.pop("type"))
@@ -96,9 +90,7 @@ class ToolResultBlock:
 
         tool_use_id = d.pop("tool_use_id")
 
-        def _parse_content(
-            data: object,
-        ) -> list[ImageBlock | TextBlock | UnknownBlock] | str:
+        def _parse_content(data: object) -> list[ImageBlock | TextBlock] | str:
             try:
                 if not isinstance(data, list):
                     raise TypeError()
@@ -108,7 +100,7 @@ class ToolResultBlock:
 
                     def _parse_content_type_1_item(
                         data: object,
-                    ) -> ImageBlock | TextBlock | UnknownBlock:
+                    ) -> ImageBlock | TextBlock:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -119,23 +111,13 @@ class ToolResultBlock:
                             return componentsschemas_tool_result_content_block_type_0
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            componentsschemas_tool_result_content_block_type_1 = (
-                                ImageBlock.from_dict(data)
-                            )
-
-                            return componentsschemas_tool_result_content_block_type_1
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_tool_result_content_block_type_2 = (
-                            UnknownBlock.from_dict(data)
+                        componentsschemas_tool_result_content_block_type_1 = (
+                            ImageBlock.from_dict(data)
                         )
 
-                        return componentsschemas_tool_result_content_block_type_2
+                        return componentsschemas_tool_result_content_block_type_1
 
                     content_type_1_item = _parse_content_type_1_item(
                         content_type_1_item_data
@@ -146,7 +128,7 @@ class ToolResultBlock:
                 return content_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[ImageBlock | TextBlock | UnknownBlock] | str, data)
+            return cast(list[ImageBlock | TextBlock] | str, data)
 
         content = _parse_content(d.pop("content"))
 

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from ..models.reasoning_item import ReasoningItem
     from ..models.text_config import TextConfig
     from ..models.tool_choice_object import ToolChoiceObject
-    from ..models.unknown_item import UnknownItem
-    from ..models.unknown_tool import UnknownTool
     from ..models.web_search_call_item import WebSearchCallItem
     from ..models.web_search_tool import WebSearchTool
 
@@ -40,19 +38,17 @@ class CreateResponseRequest:
     set it. There is no `previous_response_id`: replay the full history in `input`.
 
         Attributes:
-            model (CreateResponseRequestModel): Model id. kimi-k3.1-pro-highspeed has the same parameters as kimi-k3.1-pro
-                and generates faster; kimi-k3 is the previous generation (effort max only, no prompt_cache_options).
+            model (CreateResponseRequestModel | str): A model id; the known ones are listed in `CreateResponseRequestModel`.
             input_ (list[CustomToolCallItem | CustomToolCallOutputItem | FunctionCallItem | FunctionCallOutputItem |
-                InputMessage | ReasoningItem | UnknownItem | WebSearchCallItem] | str): A single user text, or the list of
-                conversation items to continue from (messages plus replayed reasoning, function calls and their outputs).
+                InputMessage | ReasoningItem | WebSearchCallItem] | str): A single user text, or the list of conversation items
+                to continue from (messages plus replayed reasoning, function calls and their outputs).
             instructions (str | Unset): System-level guidance placed before the input.
             stream (bool | Unset): When true the result is delivered as server-sent events (default false).
             max_output_tokens (int | Unset): Cap on generated tokens, reasoning included (default 131072, at most 1048576).
                 The service may lower it to what is left of the 1,048,576-token context window.
             reasoning (ReasoningConfig | Unset): Reasoning settings. Reasoning cannot be switched off.
             text (TextConfig | Unset): Output text settings.
-            tools (list[ApplyPatchTool | FunctionTool | NamespaceTool | UnknownTool | WebSearchTool] | Unset): Tools the
-                model may call.
+            tools (list[ApplyPatchTool | FunctionTool | NamespaceTool | WebSearchTool] | Unset): Tools the model may call.
             tool_choice (ToolChoiceMode | ToolChoiceObject | Unset): How the model picks tools: the string `auto` (the
                 documented mode) or an object form.
             include (list[IncludeValue] | Unset): Extra data to return; both values only affect web-search output.
@@ -62,7 +58,7 @@ class CreateResponseRequest:
             safety_identifier (str | Unset): A stable, privacy-preserving id of the end user.
     """
 
-    model: CreateResponseRequestModel
+    model: CreateResponseRequestModel | str
     input_: (
         list[
             CustomToolCallItem
@@ -71,7 +67,6 @@ class CreateResponseRequest:
             | FunctionCallOutputItem
             | InputMessage
             | ReasoningItem
-            | UnknownItem
             | WebSearchCallItem
         ]
         | str
@@ -82,10 +77,7 @@ class CreateResponseRequest:
     reasoning: ReasoningConfig | Unset = UNSET
     text: TextConfig | Unset = UNSET
     tools: (
-        list[
-            ApplyPatchTool | FunctionTool | NamespaceTool | UnknownTool | WebSearchTool
-        ]
-        | Unset
+        list[ApplyPatchTool | FunctionTool | NamespaceTool | WebSearchTool] | Unset
     ) = UNSET
     tool_choice: ToolChoiceMode | ToolChoiceObject | Unset = UNSET
     include: list[IncludeValue] | Unset = UNSET
@@ -104,10 +96,12 @@ class CreateResponseRequest:
         from ..models.input_message import InputMessage
         from ..models.namespace_tool import NamespaceTool
         from ..models.reasoning_item import ReasoningItem
-        from ..models.web_search_call_item import WebSearchCallItem
-        from ..models.web_search_tool import WebSearchTool
 
-        model = self.model.value
+        model: str
+        if isinstance(self.model, CreateResponseRequestModel):
+            model = self.model.value
+        else:
+            model = self.model
 
         input_: list[dict[str, Any]] | str
         if isinstance(self.input_, list):
@@ -121,7 +115,6 @@ class CreateResponseRequest:
                     or isinstance(input_type_1_item_data, FunctionCallOutputItem)
                     or isinstance(input_type_1_item_data, CustomToolCallItem)
                     or isinstance(input_type_1_item_data, CustomToolCallOutputItem)
-                    or isinstance(input_type_1_item_data, WebSearchCallItem)
                 ):
                     input_type_1_item = input_type_1_item_data.to_dict()
                 else:
@@ -155,7 +148,6 @@ class CreateResponseRequest:
                     isinstance(tools_item_data, FunctionTool)
                     or isinstance(tools_item_data, NamespaceTool)
                     or isinstance(tools_item_data, ApplyPatchTool)
-                    or isinstance(tools_item_data, WebSearchTool)
                 ):
                     tools_item = tools_item_data.to_dict()
                 else:
@@ -234,13 +226,23 @@ class CreateResponseRequest:
         from ..models.reasoning_item import ReasoningItem
         from ..models.text_config import TextConfig
         from ..models.tool_choice_object import ToolChoiceObject
-        from ..models.unknown_item import UnknownItem
-        from ..models.unknown_tool import UnknownTool
         from ..models.web_search_call_item import WebSearchCallItem
         from ..models.web_search_tool import WebSearchTool
 
         d = dict(src_dict)
-        model = CreateResponseRequestModel(d.pop("model"))
+
+        def _parse_model(data: object) -> CreateResponseRequestModel | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                model_type_0 = CreateResponseRequestModel(data)
+
+                return model_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CreateResponseRequestModel | str, data)
+
+        model = _parse_model(d.pop("model"))
 
         def _parse_input_(
             data: object,
@@ -252,7 +254,6 @@ class CreateResponseRequest:
                 | FunctionCallOutputItem
                 | InputMessage
                 | ReasoningItem
-                | UnknownItem
                 | WebSearchCallItem
             ]
             | str
@@ -273,7 +274,6 @@ class CreateResponseRequest:
                         | FunctionCallOutputItem
                         | InputMessage
                         | ReasoningItem
-                        | UnknownItem
                         | WebSearchCallItem
                     ):
                         try:
@@ -336,23 +336,13 @@ class CreateResponseRequest:
                             return componentsschemas_input_item_type_5
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            componentsschemas_input_item_type_6 = (
-                                WebSearchCallItem.from_dict(data)
-                            )
-
-                            return componentsschemas_input_item_type_6
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_input_item_type_7 = UnknownItem.from_dict(
-                            data
+                        componentsschemas_input_item_type_6 = (
+                            WebSearchCallItem.from_dict(data)
                         )
 
-                        return componentsschemas_input_item_type_7
+                        return componentsschemas_input_item_type_6
 
                     input_type_1_item = _parse_input_type_1_item(input_type_1_item_data)
 
@@ -369,7 +359,6 @@ class CreateResponseRequest:
                     | FunctionCallOutputItem
                     | InputMessage
                     | ReasoningItem
-                    | UnknownItem
                     | WebSearchCallItem
                 ]
                 | str,
@@ -400,14 +389,7 @@ class CreateResponseRequest:
 
         _tools = d.pop("tools", UNSET)
         tools: (
-            list[
-                ApplyPatchTool
-                | FunctionTool
-                | NamespaceTool
-                | UnknownTool
-                | WebSearchTool
-            ]
-            | Unset
+            list[ApplyPatchTool | FunctionTool | NamespaceTool | WebSearchTool] | Unset
         ) = UNSET
         if _tools is not UNSET:
             tools = []
@@ -415,50 +397,44 @@ class CreateResponseRequest:
 
                 def _parse_tools_item(
                     data: object,
-                ) -> (
-                    ApplyPatchTool
-                    | FunctionTool
-                    | NamespaceTool
-                    | UnknownTool
-                    | WebSearchTool
-                ):
+                ) -> ApplyPatchTool | FunctionTool | NamespaceTool | WebSearchTool:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_tool_type_0 = FunctionTool.from_dict(data)
+                        componentsschemas_request_tool_type_0 = FunctionTool.from_dict(
+                            data
+                        )
 
-                        return componentsschemas_tool_type_0
+                        return componentsschemas_request_tool_type_0
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_tool_type_1 = NamespaceTool.from_dict(data)
+                        componentsschemas_request_tool_type_1 = NamespaceTool.from_dict(
+                            data
+                        )
 
-                        return componentsschemas_tool_type_1
+                        return componentsschemas_request_tool_type_1
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        componentsschemas_tool_type_2 = ApplyPatchTool.from_dict(data)
+                        componentsschemas_request_tool_type_2 = (
+                            ApplyPatchTool.from_dict(data)
+                        )
 
-                        return componentsschemas_tool_type_2
-                    except (TypeError, ValueError, AttributeError, KeyError):
-                        pass
-                    try:
-                        if not isinstance(data, dict):
-                            raise TypeError()
-                        componentsschemas_tool_type_3 = WebSearchTool.from_dict(data)
-
-                        return componentsschemas_tool_type_3
+                        return componentsschemas_request_tool_type_2
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
                     if not isinstance(data, dict):
                         raise TypeError()
-                    componentsschemas_tool_type_4 = UnknownTool.from_dict(data)
+                    componentsschemas_request_tool_type_3 = WebSearchTool.from_dict(
+                        data
+                    )
 
-                    return componentsschemas_tool_type_4
+                    return componentsschemas_request_tool_type_3
 
                 tools_item = _parse_tools_item(tools_item_data)
 

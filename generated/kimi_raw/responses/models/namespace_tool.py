@@ -17,7 +17,6 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.function_tool import FunctionTool
-    from ..models.unknown_tool import UnknownTool
 
 
 T = TypeVar("T", bound="NamespaceTool")
@@ -30,31 +29,24 @@ class NamespaceTool:
     Attributes:
         type_ (Literal['namespace']):  Default: 'namespace'.
         name (str): Namespace name; calls report it next to the function name.
-        tools (list[FunctionTool | UnknownTool]):
+        tools (list[FunctionTool]):
         description (str | Unset):
     """
 
     name: str
-    tools: list[FunctionTool | UnknownTool]
+    tools: list[FunctionTool]
     type_: Literal["namespace"] = "namespace"
     description: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.function_tool import FunctionTool
-
         type_ = self.type_
 
         name = self.name
 
         tools = []
         for tools_item_data in self.tools:
-            tools_item: dict[str, Any]
-            if isinstance(tools_item_data, FunctionTool):
-                tools_item = tools_item_data.to_dict()
-            else:
-                tools_item = tools_item_data.to_dict()
-
+            tools_item = tools_item_data.to_dict()
             tools.append(tools_item)
 
         description = self.description
@@ -76,7 +68,6 @@ class NamespaceTool:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.function_tool import FunctionTool
-        from ..models.unknown_tool import UnknownTool
 
         d = dict(src_dict)
         type_ = cast(Literal["namespace"], d.pop("type"))
@@ -88,27 +79,7 @@ class NamespaceTool:
         tools = []
         _tools = d.pop("tools")
         for tools_item_data in _tools:
-
-            def _parse_tools_item(data: object) -> FunctionTool | UnknownTool:
-                try:
-                    if not isinstance(data, dict):
-                        raise TypeError()
-                    componentsschemas_namespace_member_tool_type_0 = (
-                        FunctionTool.from_dict(data)
-                    )
-
-                    return componentsschemas_namespace_member_tool_type_0
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                if not isinstance(data, dict):
-                    raise TypeError()
-                componentsschemas_namespace_member_tool_type_1 = UnknownTool.from_dict(
-                    data
-                )
-
-                return componentsschemas_namespace_member_tool_type_1
-
-            tools_item = _parse_tools_item(tools_item_data)
+            tools_item = FunctionTool.from_dict(tools_item_data)
 
             tools.append(tools_item)
 

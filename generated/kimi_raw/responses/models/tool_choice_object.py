@@ -14,11 +14,12 @@ T = TypeVar("T", bound="ToolChoiceObject")
 
 @_attrs_define
 class ToolChoiceObject:
-    """Object form of tool_choice, e.g. {"type":"auto"} or {"type":"function","name":"x"}.
+    """Object form of tool_choice, e.g. {"type":"auto"}. Forcing one function or custom tool
+    ({"type":"function","name":"x"}) conflicts with the always-on reasoning and is refused.
 
-    Attributes:
-        type_ (ToolChoiceObjectType):
-        name (str | Unset): Tool name, for the function and custom forms.
+        Attributes:
+            type_ (ToolChoiceObjectType):
+            name (str | Unset): Tool name, for the function and custom forms.
     """
 
     type_: ToolChoiceObjectType

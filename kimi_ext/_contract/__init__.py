@@ -1,0 +1,210 @@
+"""The request contract of each wire format, read from what ``make generate`` derived.
+
+``openapi/<format>.yaml`` is the one place the service's request rules are written: as JSON
+Schema, plus the ``x-kimi-*`` extensions each spec documents at its top. ``make generate``
+derives ``kimi_raw/_contract/<format>.json`` from it; this module compiles that into one
+:class:`Contract` per format. The client checks every body with it before sending, and the
+stand-in enforces the same rules in the service's words. Nothing here names a field, a
+model or a limit: they all come from the derived file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .schema import Check, Compiler, Path, Violation, json_type
+
+__all__ = ["Contract", "ModelRules", "Path", "Violation", "contract", "format_path", "json_type"]
+
+
+def format_path(path: Path, *, style: str = "python") -> str:
+    """``("messages", 3, "content")`` as ``messages[3].content`` (or ``messages.3.content``)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]" if style == "python" else f".{part}"
+        else:
+            out += f".{part}" if out else part
+    return out or "body"
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """A field (or one shape of it) that a model does not accept."""
+
+    path: tuple[str, ...]
+    feature: str
+    when: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelRules:
+    """What ``x-kimi-models`` says about one known model."""
+
+    name: str
+    efforts: tuple[str, ...] | None = None
+    unsupported: tuple[Unsupported, ...] = ()
+
+
+@dataclass(frozen=True)
+class EffortRules:
+    """Where the format puts reasoning effort, its levels and the aliases the service maps."""
+
+    path: tuple[str, ...]
+    levels: tuple[str, ...]
+    aliases: Mapping[str, str]
+    default: str
+
+
+def _get(body: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = body
+    for key in path:
+        if not isinstance(value, Mapping) or key not in value:
+            return _MISSING
+        value = value[key]
+    return value
+
+
+_MISSING = object()
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _strings(v)
+
+
+class Contract:
+    """The request rules of one format. ``contract("chat").check(body)`` raises Violation."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.format: str = data["format"]
+        self.method: str = data["method"]
+        self.path: str = data["path"]
+        self.headers: Mapping[str, Any] = data["headers"]
+        self.fields: frozenset[str] = frozenset(data["fields"])
+        self.required: tuple[str, ...] = tuple(data["required"])
+        self.defaults: Mapping[str, Any] = data["defaults"]
+        self.schema: Mapping[str, Any] = data["schema"]
+        ext: Mapping[str, Any] = data["extensions"]
+        self.extensions = ext
+        effort = ext["effort"]
+        self.effort = EffortRules(
+            path=tuple(effort["path"]),
+            levels=tuple(effort["levels"]),
+            aliases=dict(effort.get("aliases", {})),
+            default=str(effort["default"]),
+        )
+        self.models: dict[str, ModelRules] = {
+            name: ModelRules(
+                name=name,
+                efforts=tuple(rules["efforts"]) if "efforts" in rules else None,
+                unsupported=tuple(
+                    Unsupported(tuple(u["path"].split(".")), u["feature"], u.get("when", {}))
+                    for u in rules.get("unsupported", ())
+                ),
+            )
+            for name, rules in ext.get("models", {}).items()
+        }
+        self.max_body_bytes: int | None = ext.get("max-body-bytes")
+        self.unsupported_fields: Mapping[str, str] = ext.get("unsupported-fields", {})
+        self._check: Check | None = None
+
+    @property
+    def known_models(self) -> tuple[str, ...]:
+        """The models the spec lists (any other id is sent with the generic rules only)."""
+        return tuple(self.models)
+
+    def unknown_fields(self, body: Mapping[str, Any]) -> list[str]:
+        """Top-level keys of ``body`` that the spec does not define, in order."""
+        return [k for k in body if k not in self.fields]
+
+    def check(self, body: Mapping[str, Any]) -> None:
+        """Every rule of the spec (schema and extensions) except unknown top-level fields."""
+        check = self._check
+        if check is None:
+            defs = self.schema["$defs"]
+            check = self._check = Compiler(defs).ref(self.data["request"])
+        check(body, ())
+        if isinstance(body, Mapping):
+            self._check_model(body)
+            self._check_extensions(body)
+
+    def level(self, value: Any, model: Any, path: Path) -> str:
+        """The canonical effort level for ``value`` (aliases mapped), checked for ``model``."""
+        levels = self.effort.levels
+        if not isinstance(value, str) or self.effort.aliases.get(value, value) not in levels:
+            aliases = ", ".join(self.effort.aliases)
+            raise Violation(
+                path, value, f"must be one of {', '.join(levels)} (or an alias: {aliases})"
+            )
+        level = self.effort.aliases.get(value, value)
+        rules = self.models.get(model) if isinstance(model, str) else None
+        if rules is not None and rules.efforts is not None and level not in rules.efforts:
+            only = ", ".join(rules.efforts)
+            raise Violation(
+                path, value, f"model {model} accepts only effort {only} (got {level} after aliases)"
+            )
+        return level
+
+    def _check_model(self, body: Mapping[str, Any]) -> None:
+        model = body.get("model")
+        effort = _get(body, self.effort.path)
+        if effort is not _MISSING and effort is not None:
+            self.level(effort, model, self.effort.path)
+        rules = self.models.get(model) if isinstance(model, str) else None
+        if rules is None:
+            return
+        for u in rules.unsupported:
+            value = _get(body, u.path)
+            if value is _MISSING or value is None:
+                continue
+            if u.when and not (
+                isinstance(value, Mapping) and all(value.get(k) == v for k, v in u.when.items())
+            ):
+                continue
+            raise Violation(
+                u.path,
+                value,
+                f"{u.feature} is supported only by "
+                + " / ".join(m for m, r in self.models.items() if u not in r.unsupported),
+            )
+
+    def _check_extensions(self, body: Mapping[str, Any]) -> None:
+        for rule in self.extensions.get("requires-word", ()):
+            when = rule["when"]
+            if _get(body, tuple(when["path"].split("."))) != when["equals"]:
+                continue
+            word = str(rule["word"]).lower()
+            if not any(word in s.lower() for s in _strings(body.get(rule["within"]))):
+                raise Violation(tuple(when["path"].split(".")), when["equals"], rule["rule"])
+        for rule in self.extensions.get("last-only", ()):
+            items = body.get(rule["array"])
+            if not isinstance(items, list | tuple):
+                continue
+            for i, item in enumerate(items):
+                if isinstance(item, Mapping) and item.get(rule["flag"]) is True:
+                    last = i == len(items) - 1
+                    if not last or item.get("role") != rule["role"]:
+                        raise Violation((rule["array"], i, rule["flag"]), True, rule["rule"])
+
+
+_CONTRACTS: dict[str, Contract] = {}
+
+
+def contract(fmt: str) -> Contract:
+    """The contract of ``fmt`` (``"chat"``, ``"messages"`` or ``"responses"``), loaded once."""
+    found = _CONTRACTS.get(fmt)
+    if found is None:
+        loader = importlib.import_module("kimi_raw._contract")
+        found = _CONTRACTS[fmt] = Contract(loader.load(fmt))
+    return found

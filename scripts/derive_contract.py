@@ -1,0 +1,121 @@
+"""Derive the machine-readable request contract of one spec (run by scripts/generate.sh).
+
+    python scripts/derive_contract.py openapi/chat.yaml OUT_DIR/_contract/chat.json
+
+The output is what kimi_ext's validation and the stand-in read: the request body's JSON
+Schema (2020-12, every component under ``$defs``), the top-level field set, the documented
+defaults, and the spec's ``x-kimi-*`` extensions (models and their rules, effort levels and
+aliases, body limit). Nothing here is written by hand elsewhere: change the spec, run
+``make generate``, and every consumer follows. The output is deterministic (sorted keys).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+REF_PREFIX = "#/components/schemas/"
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's round-trip types as plain JSON values, with component refs re-pointed."""
+    if isinstance(node, dict):
+        out = {str(k): _plain(v) for k, v in node.items()}
+        ref = out.get("$ref")
+        if isinstance(ref, str) and ref.startswith(REF_PREFIX):
+            out["$ref"] = "#/$defs/" + ref[len(REF_PREFIX) :]
+        return out
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, bool | int | float | str) or node is None:
+        return node
+    return str(node)
+
+
+def _resolve(defs: dict[str, Any], schema: Any) -> Any:
+    while isinstance(schema, dict) and "$ref" in schema:
+        schema = defs[schema["$ref"].removeprefix("#/$defs/")]
+    return schema
+
+
+def derive(spec_path: Path) -> dict[str, Any]:
+    spec = _plain(YAML(typ="rt").load(spec_path.read_text(encoding="utf-8")))
+    ((path, item),) = spec["paths"].items()
+    ((method, operation),) = item.items()
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    request_name = body["$ref"].removeprefix("#/$defs/")
+    defs = spec["components"]["schemas"]
+    request = defs[request_name]
+    defaults = {}
+    for name, prop in request.get("properties", {}).items():
+        resolved = _resolve(defs, prop)
+        if isinstance(resolved, dict) and "default" in resolved:
+            defaults[name] = resolved["default"]
+    headers = {
+        p["name"]: p["schema"].get("default")
+        for p in operation.get("parameters", [])
+        if p.get("in") == "header"
+    }
+    stream_events = (
+        operation["responses"]["200"]["content"].get("text/event-stream", {}).get("schema")
+    )
+    extensions = {k.removeprefix("x-kimi-"): v for k, v in spec.items() if k.startswith("x-kimi-")}
+    return {
+        "format": spec_path.stem,
+        "title": spec["info"]["title"],
+        "method": method.upper(),
+        "path": path,
+        "headers": headers,
+        "request": request_name,
+        "fields": sorted(request.get("properties", {})),
+        "required": sorted(request.get("required", [])),
+        "defaults": defaults,
+        "stream_event": stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None,
+        "extensions": extensions,
+        "schema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$ref": f"#/$defs/{request_name}",
+            "$defs": defs,
+        },
+    }
+
+
+LOADER = '''"""Request contracts derived from openapi/*.yaml by `make generate`. Do not edit.
+
+Each <format>.json holds the request body's JSON Schema (2020-12), its top-level fields,
+defaults and the spec's x-kimi-* extensions. kimi_ext and its stand-in read these.
+"""
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+
+@cache
+def load(fmt: str) -> dict[str, Any]:
+    """The derived contract of one format ("chat", "messages" or "responses")."""
+    text = files(__name__).joinpath(f"{fmt}.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+'''
+
+
+def main(argv: list[str]) -> int:
+    if argv[1] == "--loader":
+        Path(argv[2]).parent.mkdir(parents=True, exist_ok=True)
+        Path(argv[2]).write_text(LOADER, encoding="utf-8")
+        return 0
+    spec_path, out_path = Path(argv[1]), Path(argv[2])
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(derive(spec_path), indent=1, sort_keys=True, ensure_ascii=False)
+    out_path.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
