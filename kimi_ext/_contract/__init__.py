@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .fast import Fail, FastCheck
+from .fast import build as build_fast
 from .schema import Check, Compiler, Path, Violation, json_type
 
 __all__ = ["Contract", "ModelRules", "Path", "Violation", "contract", "format_path", "json_type"]
@@ -118,6 +120,32 @@ class Contract:
         self.max_body_bytes: int | None = ext.get("max-body-bytes")
         self.unsupported_fields: Mapping[str, str] = ext.get("unsupported-fields", {})
         self._check: Check | None = None
+        self._fast: FastCheck | None = None
+        self._compiled: Compiler | None = None
+
+    def _compiler(self) -> Compiler:
+        if self._compiled is None:
+            self._compiled = Compiler(self.schema["$defs"])
+        return self._compiled
+
+    def reference_check(self, body: Any) -> None:
+        """The schema part of :meth:`check`, by the path-naming reference validator only."""
+        check = self._check
+        if check is None:
+            check = self._check = self._compiler().ref(self.data["request"])
+        check(body, ())
+
+    def fast_check(self, body: Any) -> bool:
+        """The schema part of :meth:`check` by the generated fast check: True when valid
+        (False may still be valid; the reference validator decides)."""
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = build_fast(self._compiler(), self.data["request"])
+        try:
+            fast(body)
+        except (Fail, Violation):
+            return False
+        return True
 
     @property
     def known_models(self) -> tuple[str, ...]:
@@ -130,11 +158,15 @@ class Contract:
 
     def check(self, body: Mapping[str, Any]) -> None:
         """Every rule of the spec (schema and extensions) except unknown top-level fields."""
-        check = self._check
-        if check is None:
-            defs = self.schema["$defs"]
-            check = self._check = Compiler(defs).ref(self.data["request"])
-        check(body, ())
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = build_fast(self._compiler(), self.data["request"])
+        try:
+            fast(body)
+        except (Fail, Violation):
+            # The reference validator names the path and the rule (or finds the body
+            # valid after all: the fast check may be stricter, never more lenient).
+            self.reference_check(body)
         if isinstance(body, Mapping):
             self._check_model(body)
             self._check_extensions(body)
@@ -191,8 +223,9 @@ class Contract:
             items = body.get(rule["array"])
             if not isinstance(items, list | tuple):
                 continue
+            flag = rule["flag"]
             for i, item in enumerate(items):
-                if isinstance(item, Mapping) and item.get(rule["flag"]) is True:
+                if (type(item) is dict or isinstance(item, Mapping)) and item.get(flag) is True:
                     last = i == len(items) - 1
                     if not last or item.get("role") != rule["role"]:
                         raise Violation((rule["array"], i, rule["flag"]), True, rule["rule"])

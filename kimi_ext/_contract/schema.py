@@ -48,17 +48,45 @@ _TYPE_NAMES = {
 
 
 class Violation(Exception):
-    """One broken rule: where (a path of keys and indexes), the value there, and the rule."""
+    """One broken rule: where (a path of keys and indexes), the value there, and the rule.
 
-    def __init__(self, path: Path, value: Any, rule: str) -> None:
+    Checks pass the path down as nested ``(parent, key)`` pairs, which cost one small tuple
+    per level instead of a copy; ``path`` is the flat tuple.
+    """
+
+    def __init__(self, path: Any, value: Any, rule: str) -> None:
         super().__init__(rule)
-        self.path = path
+        self.path: Path = _flat(path)
         self.value = value
         self.rule = rule
 
 
+def _flat(path: Any) -> Path:
+    """``((((), "messages"), 3), "content")`` (or an already flat path) as a flat tuple."""
+    parts: list[str | int] = []
+    while len(path) == 2 and isinstance(path[0], tuple):
+        path, key = path
+        parts.append(key)
+    return (*path, *reversed(parts))
+
+
+def _join(path: Any, flat: Path) -> Any:
+    for part in flat:
+        path = (path, part)
+    return path
+
+
+_TYPE_OF: dict[type, str] = {
+    str: "string", dict: "object", list: "array", int: "integer", bool: "boolean",
+    float: "number", type(None): "null", tuple: "array",
+}  # fmt: skip
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a Python value (``bool`` is boolean, not integer)."""
+    kind = _TYPE_OF.get(type(value))
+    if kind is not None:
+        return kind
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -156,18 +184,36 @@ class Compiler:
         if "type" in schema:
             items = self.resolve(schema.get("items"))
             of = items.get("type") if isinstance(items, Mapping) else None
-            checks.append(_type_check(schema["type"], of if isinstance(of, str) else None))
+            typed = _type_check(schema["type"], of if isinstance(of, str) else None)
+            checks.append(typed)
         if "const" in schema:
             checks.append(_enum_check([schema["const"]]))
         if "enum" in schema:
             checks.append(_enum_check(list(schema["enum"])))
+        if len(checks) == 2 and schema.get("type") == "string" and ("const" in schema) != ("enum" in schema):
+            # A string with a fixed set of values: one membership test covers the type too.
+            allowed = frozenset([schema["const"]] if "const" in schema else schema["enum"])
+            if all(isinstance(v, str) for v in allowed):
+                slow = _all(checks)
+
+                def choice(value: Any, path: Path) -> None:
+                    if type(value) is str and value in allowed:
+                        return
+                    slow(value, path)
+
+                checks = [choice]
         checks.extend(self._string(schema))
         checks.extend(_number(schema))
         checks.extend(self._array(schema))
         # A refused shape is named before its members are checked one by one.
         if "not" in schema:
             checks.append(self._not(schema["not"]))
-        checks.extend(self._object(schema))
+        fields = self._object(schema)
+        if fields and schema.get("type") == "object" and checks == [typed]:
+            # The object check tests the type itself: one call per object, not two.
+            checks = [self._object(schema, typed=typed)[0], *fields[1:]]
+        else:
+            checks.extend(fields)
         for key in ("oneOf", "anyOf"):
             if key in schema:
                 checks.append(self._union(schema[key], exactly_one=key == "oneOf"))
@@ -244,7 +290,7 @@ class Compiler:
                 def items(value: Any, path: Path) -> None:
                     if isinstance(value, list | tuple):
                         for i, v in enumerate(value):
-                            item(v, (*path, i))
+                            item(v, (path, i))
 
                 out.append(items)
         if "contains" in schema:
@@ -254,7 +300,7 @@ class Compiler:
                 if isinstance(value, list | tuple):
                     for i, v in enumerate(value):
                         try:
-                            wanted(v, (*path, i))
+                            wanted(v, (path, i))
                         except Violation:
                             continue
                         return
@@ -269,11 +315,11 @@ class Compiler:
                     return
                 seen: set[Any] = set()
                 for i, v in enumerate(value):
-                    at: Path = (*path, i)
+                    at: Path = (path, i)
                     for key in keys:
                         if not isinstance(v, Mapping) or key not in v:
                             break
-                        v, at = v[key], (*at, key)
+                        v, at = v[key], (at, key)
                     else:
                         if isinstance(v, str):
                             if v in seen:
@@ -283,37 +329,39 @@ class Compiler:
             out.append(unique)
         return out
 
-    def _object(self, schema: Mapping[str, Any]) -> list[Check]:
+    def _object(self, schema: Mapping[str, Any], typed: Check | None = None) -> list[Check]:
         out: list[Check] = []
         required = tuple(schema.get("required", ()))
-        if required:
-
-            def need(value: Any, path: Path) -> None:
-                if isinstance(value, Mapping):
-                    for key in required:
-                        if key not in value:
-                            raise Violation((*path, key), None, "is required")
-
-            out.append(need)
         props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
-        props = {k: v for k, v in props.items() if v is not _accept}
+        # (key, check, types that need no call): a plain ``type: string`` field costs a
+        # set lookup, not a function call.
+        members = tuple(
+            (k, v, _EXACT.get(v, frozenset())) for k, v in props.items() if v is not _accept
+        )
         extra = schema.get("additionalProperties", True)
         extra_check = None if extra is True else self.compile(extra)
         known = frozenset(schema.get("properties", {}))
-        if props or extra_check is not None:
-
-            def members(value: Any, path: Path) -> None:
-                if not isinstance(value, Mapping):
+        if required or members or extra_check is not None:
+            # One function per object schema: this is the hot path of a long history.
+            def fields(value: Any, path: Path) -> None:
+                if type(value) is not dict and not isinstance(value, Mapping):
+                    if typed is not None:
+                        typed(value, path)
                     return
-                for key, check in props.items():
+                for key in required:
+                    if key not in value:
+                        raise Violation((path, key), None, "is required")
+                for key, check, exact in members:
                     if key in value:
-                        check(value[key], (*path, key))
+                        v = value[key]
+                        if type(v) not in exact:
+                            check(v, (path, key))
                 if extra_check is not None:
                     for key in value:
                         if key not in known:
-                            extra_check(value[key], (*path, key))
+                            extra_check(value[key], (path, key))
 
-            out.append(members)
+            out.append(fields)
         deps = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
         if deps:
 
@@ -325,7 +373,7 @@ class Compiler:
                                 check(value, path)
                             except Violation as exc:
                                 # Name the field that brings the requirement.
-                                raise Violation((*path, key), value[key], exc.rule) from None
+                                raise Violation((path, key), value[key], exc.rule) from None
 
             out.append(dependent)
         if schema.get("x-kimi-typed-properties"):
@@ -348,33 +396,59 @@ class Compiler:
         shown_types = " or ".join(_TYPE_NAMES.get(k, k) for k in by_type)
         dispatch = _discriminator(resolved, self)
 
-        def union(value: Any, path: Path) -> None:
-            kind = json_type(value)
+        def among(candidates: list[int]) -> Check:
+            """The check for values that only ``candidates`` may match."""
+            if len(candidates) == 1:
+                return checks[candidates[0]]
+            picked = [checks[i] for i in candidates]
+
+            def generic(value: Any, path: Path) -> None:
+                passed = 0
+                best: Violation | None = None
+                for check in picked:
+                    try:
+                        check(value, path)
+                    except Violation as exc:
+                        if best is None or len(exc.path) > len(best.path):
+                            best = exc
+                    else:
+                        passed += 1
+                        if not exactly_one:
+                            return
+                if passed == 0:
+                    assert best is not None
+                    raise best
+                if passed > 1:
+                    raise Violation(path, value, "matches more than one shape (the spec is ambiguous)")
+
+            return generic
+
+        handlers: dict[str, Check] = {}
+        for kind in ("string", "integer", "number", "boolean", "object", "array", "null"):
             candidates = by_type.get(kind, []) + untyped
             if not candidates:
+                continue
+            if kind == "object" and len(candidates) > 1 and dispatch is not None:
+                handlers[kind] = dispatch(candidates, among)
+            else:
+                handlers[kind] = among(candidates)
+
+        by_python_type = {t: handlers[k] for t, k in _TYPE_OF.items() if k in handlers}
+        tags = _TAGS.get(handlers.get("object"))  # type: ignore[arg-type]
+        tag_key, by_tag = tags if tags is not None else ("", {})
+
+        def union(value: Any, path: Path) -> None:
+            if by_tag and type(value) is dict:
+                # A tagged object (a block, an item, a message): straight to its member.
+                tag = value.get(tag_key)
+                check = by_tag.get(tag) if type(tag) is str else None
+                if check is not None:
+                    check(value, path)
+                    return
+            handler = by_python_type.get(type(value)) or handlers.get(json_type(value))
+            if handler is None:
                 raise Violation(path, value, f"must be {shown_types}")
-            if len(candidates) > 1 and dispatch is not None and isinstance(value, Mapping):
-                candidates = dispatch(value, path, candidates)
-            if len(candidates) == 1:
-                checks[candidates[0]](value, path)
-                return
-            passed = 0
-            best: Violation | None = None
-            for i in candidates:
-                try:
-                    checks[i](value, path)
-                except Violation as exc:
-                    if best is None or len(exc.path) > len(best.path):
-                        best = exc
-                else:
-                    passed += 1
-                    if not exactly_one:
-                        return
-            if passed == 0:
-                assert best is not None
-                raise best
-            if passed > 1:
-                raise Violation(path, value, "matches more than one shape (the spec is ambiguous)")
+            handler(value, path)
 
         return union
 
@@ -388,7 +462,7 @@ class Compiler:
 
             def forbidden(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and key in value:
-                    raise Violation((*path, key), value[key], "is not allowed here")
+                    raise Violation((path, key), value[key], "is not allowed here")
 
             return forbidden
         elif isinstance(sub, Mapping) and set(sub) == {"required"}:
@@ -400,7 +474,7 @@ class Compiler:
 
             def exclusive(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and all(k in value for k in keys):
-                    raise Violation((*path, first), value[first], rule)
+                    raise Violation((path, first), value[first], rule)
 
             return exclusive
         elif isinstance(sub, Mapping) and "enum" in sub and set(sub) <= {"enum", "type"}:
@@ -436,7 +510,7 @@ class Compiler:
                 if cause is None or not isinstance(value, Mapping):
                     raise
                 # Name the field whose value brought the requirement (``tool_choice``).
-                raise Violation((*path, cause), value[cause], exc.rule) from None
+                raise Violation((path, cause), value[cause], exc.rule) from None
 
         return conditional
 
@@ -491,14 +565,23 @@ def _type_check(kinds: Any, item_kind: str | None = None) -> Check:
     if item_kind is not None:
         names["array"] = f"a list of {item_kind}s"
     shown = " or ".join(names[k] for k in allowed)
+    # The exact Python types of each JSON type: one set lookup on the hot path.
+    exact = frozenset(t for t, k in _TYPE_OF.items() if k in allowed or (k == "integer" and "number" in allowed))
 
     def typed(value: Any, path: Path) -> None:
+        if type(value) in exact:
+            return
         for kind in allowed:
             if _is(value, kind):
                 return
         raise Violation(path, value, f"must be {shown}")
 
+    _EXACT[typed] = exact
     return typed
+
+
+# Pure type checks and the Python types that pass them, so a caller can skip the call.
+_EXACT: dict[Check, frozenset[type]] = {}
 
 
 def _enum_check(values: list[Any]) -> Check:
@@ -555,9 +638,12 @@ def _number(schema: Mapping[str, Any]) -> list[Check]:
     return [number]
 
 
+Among = Callable[[list[int]], Check]
+
+
 def _discriminator(
     members: list[Any], compiler: Compiler
-) -> Callable[[Mapping[str, Any], Path, list[int]], list[int]] | None:
+) -> Callable[[list[int], Among], Check] | None:
     """Tell object members apart by a property that is a ``const`` in each (``type``, ``role``)."""
     objects = [m for m in members if isinstance(m, Mapping) and m.get("type") == "object"]
     if len(objects) < 2:
@@ -579,28 +665,44 @@ def _discriminator(
             if key not in m.get("required", ()):
                 absent.append(i)
         else:
-            known = sorted(str(v) for v in table)
-            return _make_dispatch(key, table, absent, known)
+            return _make_dispatch(key, table, absent)
     return None
 
 
 def _make_dispatch(
-    key: str, table: dict[Any, list[int]], absent: list[int], known: list[str]
-) -> Callable[[Mapping[str, Any], Path, list[int]], list[int]]:
-    rule = f"must be one of {', '.join(known)}"
+    key: str, table: dict[Any, list[int]], absent: list[int]
+) -> Callable[[list[int], Among], Check]:
+    known = ", ".join(sorted(str(v) for v in table))
+    rule = f"must be one of {known}"
 
-    def dispatch(value: Mapping[str, Any], path: Path, candidates: list[int]) -> list[int]:
-        if key not in value:
-            if absent:
-                return [i for i in candidates if i in absent]
-            raise Violation((*path, key), None, f"is required ({', '.join(known)})")
-        tag = value[key]
-        hit = table.get(tag) if isinstance(tag, str) else None
-        if not hit:
-            raise Violation((*path, key), tag, rule)
-        return [i for i in candidates if i in hit]
+    def build(candidates: list[int], among: Among) -> Check:
+        by_tag = {
+            tag: among(hit)
+            for tag, members in table.items()
+            if (hit := [i for i in candidates if i in members])
+        }
+        when_absent = among([i for i in candidates if i in absent]) if absent else None
 
-    return dispatch
+        def dispatch(value: Any, path: Path) -> None:
+            if key not in value:
+                if when_absent is None:
+                    raise Violation((path, key), None, f"is required ({known})")
+                when_absent(value, path)
+                return
+            tag = value[key]
+            check = by_tag.get(tag) if isinstance(tag, str) else None
+            if check is None:
+                raise Violation((path, key), tag, rule)
+            check(value, path)
+
+        _TAGS[dispatch] = (key, {t: c for t, c in by_tag.items() if isinstance(t, str)})
+        return dispatch
+
+    return build
+
+
+# The tag table of each discriminating dispatch, so a union can look its member up inline.
+_TAGS: dict[Check, tuple[str, dict[str, Check]]] = {}
 
 
 def _typed_properties(value: Any, path: Path) -> None:
@@ -618,7 +720,7 @@ def _typed_properties(value: Any, path: Path) -> None:
                 ):
                     dotted = ".".join(str(p) for p in at)
                     raise Violation(
-                        (*path, *at), sub, f"At path '{dotted}': type is not defined"
+                        _join(path, at), sub, f"At path '{dotted}': type is not defined"
                     )
                 walk(sub, at)
         items = schema.get("items")

@@ -121,3 +121,25 @@ def test_mutated_bodies_get_the_same_verdict_and_path(fmt: str) -> None:
         assume(not _is_history_rule(standin))
 
     run()
+
+
+def _reference_ok(fmt: str, body: Any) -> bool:
+    try:
+        contract(fmt).reference_check(body)
+    except Violation:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_fast_check_and_the_reference_validator_agree(fmt: str) -> None:
+    """The generated fast check is an optimization: on plain JSON values it gives exactly
+    the reference validator's verdict (it may only be stricter on exotic Python types)."""
+
+    @SETTINGS
+    @given(_bodies(fmt).flatmap(lambda b: st.one_of(st.just((b, ())), mutated(b))))
+    def run(case: tuple[dict[str, Any], tuple[Any, ...]]) -> None:
+        body, _ = case
+        assert contract(fmt).fast_check(body) == _reference_ok(fmt, body)
+
+    run()

@@ -1,0 +1,322 @@
+"""A fast yes/no check of a request body, generated as Python source from the schema.
+
+:mod:`.schema` is the reference validator: it names the path and the rule. On a 200-turn
+history it still costs several function calls per object, so the hot keywords (types, fixed
+values, required and known fields, lists, tagged unions, string limits) are also turned into
+one plain Python function per component here, compiled once with ``exec``. Whatever this
+generator does not inline (conditionals, extensions, untagged unions) calls the reference
+check for that node. The one rule: when the fast check passes, the body is valid. When it
+fails, :class:`~kimi_ext._contract.Contract` runs the reference validator, which finds the
+path and the rule (or, if the fast check was merely conservative, passes).
+
+This is an optimization only; deleting it (and its call in ``Contract.check``) leaves the
+behaviour unchanged. The property tests run both and require the same verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .schema import Compiler, Violation, ecma_pattern
+
+FastCheck = Callable[[Any], None]
+
+
+class Fail(Exception):
+    """The fast check found something; the reference validator will say what."""
+
+
+_INLINE = frozenset(
+    {
+        "type", "const", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum",
+        "items", "minItems", "maxItems", "required", "properties", "additionalProperties",
+        "oneOf", "anyOf", "x-kimi-max-utf8-bytes",
+    }
+)  # fmt: skip
+_IGNORED = frozenset(
+    {
+        "description", "default", "example", "examples", "title", "format", "deprecated",
+        "readOnly", "writeOnly", "x-enum-varnames", "discriminator", "$comment",
+        "contentMediaType", "contentEncoding", "x-kimi-media-types", "x-kimi-error",
+    }
+)  # fmt: skip
+_PY_TYPES = {
+    "string": "(str,)",
+    "integer": "(int,)",
+    "number": "(int, float)",
+    "boolean": "(bool,)",
+    "object": "(dict,)",
+    "array": "(list,)",
+    "null": "(type(None),)",
+}
+
+
+class _Writer:
+    def __init__(self, compiler: Compiler) -> None:
+        self.compiler = compiler
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {"Fail": Fail, "Violation": Violation}
+        self.done: set[str] = set()
+        self.pending: list[str] = []
+        self.counter = 0
+
+    def const(self, value: Any) -> str:
+        self.counter += 1
+        name = f"_k{self.counter}"
+        self.names[name] = value
+        return name
+
+    def function(self, ref: str) -> str:
+        name = "_v_" + re.sub(r"\W", "_", ref)
+        if ref not in self.done:
+            self.done.add(ref)
+            self.pending.append(ref)
+        return name
+
+    def emit_component(self, ref: str) -> None:
+        name = self.function(ref)
+        self.lines.append(f"def {name}(v):")
+        body: list[str] = []
+        self.node(self.compiler.defs[ref], "v", body, 1)
+        self.lines.extend(body or ["    pass"])
+        self.lines.append("")
+
+    def node(self, schema: Any, var: str, out: list[str], depth: int) -> None:
+        pad = "    " * depth
+        if schema is True or schema == {}:
+            return
+        if not isinstance(schema, Mapping) or schema is False:
+            out.append(f"{pad}raise Fail")
+            return
+        if "$ref" in schema:
+            ref = str(schema["$ref"]).removeprefix("#/$defs/")
+            out.append(f"{pad}{self.function(ref)}({var})")
+            rest = {k: v for k, v in schema.items() if k != "$ref"}
+            self.node(rest, var, out, depth)
+            return
+        others = {k: v for k, v in schema.items() if k not in _INLINE and k not in _IGNORED}
+        forbidden = _forbidden_key(others.get("not"))
+        if forbidden is not None:
+            del others["not"]
+            out.append(f"{pad}if type({var}) is dict and {forbidden!r} in {var}: raise Fail")
+        if others:
+            # Keywords not inlined (conditionals, extensions) go to the reference
+            # validator; they are a conjunction with the rest, so the rest stays inline.
+            if "then" in others or "else" in others:
+                others["if"] = schema["if"]
+            slow = self.const(self.compiler.compile(others))
+            out.append(f"{pad}{slow}({var}, ())")
+        kind = schema.get("type")
+        if isinstance(kind, str):
+            out.append(f"{pad}if type({var}) not in {_PY_TYPES[kind]}: raise Fail")
+        elif isinstance(kind, list):
+            types = " + ".join(_PY_TYPES[k] for k in kind)
+            out.append(f"{pad}if type({var}) not in ({types}): raise Fail")
+        if "const" in schema or "enum" in schema:
+            values = [schema["const"]] if "const" in schema else list(schema["enum"])
+            if all(isinstance(v, str) for v in values):
+                allowed = self.const(frozenset(values))
+                out.append(f"{pad}if type({var}) is not str or {var} not in {allowed}: raise Fail")
+            else:
+                slow = self.const(self.compiler.compile({"enum": values}))
+                out.append(f"{pad}{slow}({var}, ())")
+        self.string(schema, var, out, pad)
+        self.number(schema, var, out, pad)
+        self.array(schema, var, out, depth)
+        self.object(schema, var, out, depth)
+        for key in ("oneOf", "anyOf"):
+            if key in schema:
+                self.union(schema, key, var, out, depth)
+
+    def string(self, schema: Mapping[str, Any], var: str, out: list[str], pad: str) -> None:
+        guard = f"{pad}if type({var}) is str and "
+        if "minLength" in schema:
+            out.append(f"{guard}len({var}) < {int(schema['minLength'])}: raise Fail")
+        if "maxLength" in schema:
+            out.append(f"{guard}len({var}) > {int(schema['maxLength'])}: raise Fail")
+        if "x-kimi-max-utf8-bytes" in schema:
+            limit = int(schema["x-kimi-max-utf8-bytes"])
+            out.append(
+                f"{guard}len({var}) * 4 > {limit} and "
+                f"len({var}.encode('utf-8', 'surrogatepass')) > {limit}: raise Fail"
+            )
+        if "pattern" in schema:
+            regex = self.const(ecma_pattern(str(schema["pattern"])))
+            out.append(f"{guard}{regex}.search({var}) is None: raise Fail")
+
+    def number(self, schema: Mapping[str, Any], var: str, out: list[str], pad: str) -> None:
+        for key, op in (("minimum", "<"), ("maximum", ">")):
+            if key in schema:
+                bound = self.const(schema[key])
+                out.append(
+                    f"{pad}if type({var}) in (int, float) and {var} {op} {bound}: raise Fail"
+                )
+
+    def array(self, schema: Mapping[str, Any], var: str, out: list[str], depth: int) -> None:
+        pad = "    " * depth
+        guard = f"{pad}if type({var}) is list and "
+        if "minItems" in schema:
+            out.append(f"{guard}len({var}) < {int(schema['minItems'])}: raise Fail")
+        if "maxItems" in schema:
+            out.append(f"{guard}len({var}) > {int(schema['maxItems'])}: raise Fail")
+        items = schema.get("items")
+        if items is not None and items is not True and items != {}:
+            item = f"e{depth}"
+            body: list[str] = []
+            self.node(items, item, body, depth + 2)
+            if body:
+                out.append(f"{pad}if type({var}) is list:")
+                out.append(f"{pad}    for {item} in {var}:")
+                out.extend(body)
+
+    def object(self, schema: Mapping[str, Any], var: str, out: list[str], depth: int) -> None:
+        pad = "    " * depth
+        required = list(schema.get("required", ()))
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        if not (required or props or extra is not True):
+            return
+        block: list[str] = []
+        inner = pad + "    "
+        if required:
+            test = " or ".join(f"{k!r} not in {var}" for k in required)
+            block.append(f"{inner}if {test}: raise Fail")
+        for key, sub in props.items():
+            value = f"p{depth}"
+            body: list[str] = []
+            self.node(sub, value, body, depth + 2)
+            if body:
+                block.append(f"{inner}{value} = {var}.get({key!r}, _MISSING)")
+                block.append(f"{inner}if {value} is not _MISSING:")
+                block.extend(body)
+        if extra is not True:
+            known = self.const(frozenset(props))
+            value = f"x{depth}"
+            body = []
+            self.node(extra, value, body, depth + 3)
+            block.append(f"{inner}for _key, {value} in {var}.items():")
+            block.append(f"{inner}    if _key not in {known}:")
+            block.extend(body or [f"{inner}        raise Fail"])
+        if out and out[-1] == f"{pad}if type({var}) not in (dict,): raise Fail":
+            out.extend(line[4:] for line in block)  # the type is already known here
+        else:
+            out.append(f"{pad}if type({var}) is dict:")
+            out.extend(block)
+
+    def union(
+        self, schema: Mapping[str, Any], key: str, var: str, out: list[str], depth: int
+    ) -> None:
+        pad = "    " * depth
+        members = [self.compiler.resolve(m) for m in schema[key]]
+        refs = [str(m.get("$ref", "")).removeprefix("#/$defs/") for m in schema[key]]
+        tags = _tag_table(members, self.compiler)
+        scalar = [
+            (i, m) for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") != "object"
+        ]
+        objects = [i for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") == "object"]
+        kinds = [m.get("type") for _, m in scalar]
+        simple = all(isinstance(k, str) for k in kinds) and len(set(kinds)) == len(kinds)
+        if tags is None and len(objects) > 1 or not simple or (tags is not None and not all(refs[i] for i in objects)):
+            slow = self.const(self.compiler.compile({key: schema[key]}))
+            out.append(f"{pad}{slow}({var}, ())")
+            return
+        first = True
+        for i, m in scalar:
+            word = "if" if first else "elif"
+            first = False
+            out.append(f"{pad}{word} type({var}) in {_PY_TYPES[m['type']]}:")
+            body: list[str] = []
+            self.node(schema[key][i], var, body, depth + 1)
+            out.extend(body or [f"{pad}    pass"])
+        if objects:
+            word = "if" if first else "elif"
+            out.append(f"{pad}{word} type({var}) is dict:")
+            if tags is None:
+                body = []
+                self.node(schema[key][objects[0]], var, body, depth + 1)
+                out.extend(body or [f"{pad}    pass"])
+            else:
+                tag_key, table = tags
+                funcs: dict[str | None, str] = {}
+                for t, hit in table.items():
+                    if len(hit) == 1:
+                        funcs[t] = self.function(refs[hit[0]])
+                    else:  # two members share the tag: the reference union decides
+                        sub = {key: [schema[key][i] for i in hit]}
+                        slow = self.const(self.compiler.compile(sub))
+                        funcs[t] = self.const(lambda v, _c=self.names[slow]: _c(v, ()))
+                self.pending_tables.append((tag_key, funcs))
+                name = f"_tags{len(self.pending_tables)}"
+                tag = f"t{depth}"
+                out.append(f"{pad}    {tag} = {var}.get({tag_key!r})")
+                out.append(f"{pad}    if type({tag}) is not str and {tag} is not None: raise Fail")
+                out.append(f"{pad}    {name}[{tag}]({var})")
+            out.append(f"{pad}else: raise Fail")
+        else:
+            out.append(f"{pad}else: raise Fail")
+
+    pending_tables: list[tuple[str, dict[str, str]]]
+
+
+def _forbidden_key(schema: Any) -> str | None:
+    """``k`` for ``not: {required: [k]}`` (a key that must not appear)."""
+    if isinstance(schema, Mapping) and set(schema) == {"required"} and len(schema["required"]) == 1:
+        return str(schema["required"][0])
+    return None
+
+
+def _tag_table(
+    members: list[Any], compiler: Compiler
+) -> tuple[str, dict[str | None, list[int]]] | None:
+    """``(key, {tag: member indexes})`` when every object member has a constant tag; a
+    member that may leave the tag out is also listed under ``None``."""
+    objects = [(i, m) for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") == "object"]
+    if len(objects) < 2:
+        return None
+    for key in ("type", "role"):
+        table: dict[str | None, list[int]] = {}
+        for i, m in objects:
+            prop = compiler.resolve(m.get("properties", {}).get(key))
+            if not isinstance(prop, Mapping):
+                break
+            values = [prop["const"]] if "const" in prop else prop.get("enum") or []
+            if not values or any(not isinstance(v, str) for v in values):
+                break
+            for v in values:
+                table.setdefault(v, []).append(i)
+            if key not in m.get("required", ()):
+                table.setdefault(None, []).append(i)
+        else:
+            return key, table
+    return None
+
+
+class _Missing:
+    pass
+
+
+def build(compiler: Compiler, root: str) -> FastCheck:
+    """The fast check of the component ``root`` (and everything it references)."""
+    writer = _Writer(compiler)
+    writer.pending_tables = []
+    writer.names["_MISSING"] = _Missing()
+    entry = writer.function(root)
+    while writer.pending:
+        writer.emit_component(writer.pending.pop())
+    source = "\n".join(writer.lines)
+    namespace: dict[str, Any] = dict(writer.names)
+    exec(compile(source, f"<kimi contract {root}>", "exec"), namespace)
+    for n, (_, funcs) in enumerate(writer.pending_tables, 1):
+        table: dict[Any, Any] = {tag: namespace[f] for tag, f in funcs.items()}
+        namespace[f"_tags{n}"] = _FailingDict(table)
+    check: FastCheck = namespace[entry]
+    return check
+
+
+class _FailingDict(dict[Any, Any]):
+    """A tag table whose unknown tags fail the fast check."""
+
+    def __missing__(self, key: Any) -> Any:
+        raise Fail
