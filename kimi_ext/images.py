@@ -17,16 +17,17 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ._contract import contract
 from .errors import RequestValidationError
 
 Source = str | bytes | PathLike[str]
 
-MESSAGES_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
-CHAT_IMAGE_TYPES = (*MESSAGES_IMAGE_TYPES, "image/bmp", "image/heic", "image/heif")
-CHAT_VIDEO_TYPES = (
-    "video/mp4", "video/mpeg", "video/quicktime", "video/x-msvideo", "video/x-flv",
-    "video/webm", "video/x-ms-wmv", "video/3gpp",
-)  # fmt: skip
+
+
+def _accepted(fmt: str, component: str, field: str) -> tuple[str, ...]:
+    """The media types the spec lets this field carry (its ``x-kimi-media-types``)."""
+    return contract(fmt).media_types(component, field)
+
 
 _FTYP_BRANDS = {
     b"heic": "image/heic", b"heix": "image/heic", b"hevc": "image/heic",
@@ -96,23 +97,27 @@ def _checked(
 
 def image_block(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Messages image block (base64 source) from a path or bytes."""
-    data, kind = _checked(source, media_type, MESSAGES_IMAGE_TYPES, "Messages images")
+    data, kind = _checked(
+        source, media_type, _accepted("messages", "Base64ImageSource", "media_type"), "Messages images"
+    )
     return {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
 
 
 def image_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``image_url`` content part (a data URL) from a path or bytes."""
-    data, kind = _checked(source, media_type, CHAT_IMAGE_TYPES, "Chat images")
+    data, kind = _checked(source, media_type, _accepted("chat", "ImageUrl", "url"), "Chat images")
     return {"type": "image_url", "image_url": {"url": f"data:{kind};base64,{data}"}}
 
 
 def video_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``video_url`` content part (a data URL) from a path or bytes."""
-    data, kind = _checked(source, media_type, CHAT_VIDEO_TYPES, "Chat video")
+    data, kind = _checked(source, media_type, _accepted("chat", "VideoUrl", "url"), "Chat video")
     return {"type": "video_url", "video_url": {"url": f"data:{kind};base64,{data}"}}
 
 
 def input_image(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Responses ``input_image`` part (a data URL) from a path or bytes."""
-    data, kind = _checked(source, media_type, CHAT_IMAGE_TYPES, "Responses images")
+    data, kind = _checked(
+        source, media_type, _accepted("responses", "InputImagePart", "image_url"), "Responses images"
+    )
     return {"type": "input_image", "image_url": f"data:{kind};base64,{data}"}

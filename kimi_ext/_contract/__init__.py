@@ -147,6 +147,11 @@ class Contract:
             return False
         return True
 
+    def media_types(self, component: str, field: str) -> tuple[str, ...]:
+        """The ``x-kimi-media-types`` of one field of a component schema."""
+        schema = self.schema["$defs"][component]["properties"][field]
+        return tuple(schema["x-kimi-media-types"])
+
     @property
     def known_models(self) -> tuple[str, ...]:
         """The models the spec lists (any other id is sent with the generic rules only)."""

@@ -1,0 +1,57 @@
+"""What kimi_ext spells out for editors (type hints) matches the derived contract, and the
+spec's media-type lists agree with its patterns. Runtime behaviour never reads the hints:
+these tests only keep them from drifting."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+from spec import spec
+
+from kimi_ext._contract import contract
+from kimi_ext._contract.schema import ecma_pattern
+from kimi_ext.building import CLIENT_OPTIONS
+from kimi_ext.effort import Effort
+from kimi_ext.params import ChatParams, MessagesParams, ResponsesParams
+
+PARAMS = {"chat": ChatParams, "messages": MessagesParams, "responses": ResponsesParams}
+
+
+@pytest.mark.parametrize("fmt", list(PARAMS))
+def test_the_typed_keyword_arguments_are_the_spec_fields(fmt: str) -> None:
+    keys = set(typing.get_type_hints(PARAMS[fmt])) - CLIENT_OPTIONS
+    assert keys == set(contract(fmt).fields) - {"stream"}
+
+
+@pytest.mark.parametrize("fmt", list(PARAMS))
+def test_the_effort_hint_lists_the_levels_and_aliases(fmt: str) -> None:
+    rules = contract(fmt).effort
+    assert set(typing.get_args(Effort)) == set(rules.levels) | set(rules.aliases)
+
+
+MEDIA = [
+    ("chat", "ImageUrl", "url", "image/tiff"),
+    ("chat", "VideoUrl", "url", "video/x-matroska"),
+    ("responses", "InputImagePart", "image_url", "image/tiff"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "component", "field", "refused"), MEDIA)
+def test_media_type_lists_agree_with_the_patterns(
+    fmt: str, component: str, field: str, refused: str
+) -> None:
+    node = spec(fmt)["components"]["schemas"][component]["properties"][field]
+    regex = ecma_pattern(node["pattern"])
+    listed = contract(fmt).media_types(component, field)
+    assert listed
+    for kind in listed:
+        assert regex.search(f"data:{kind};base64,AAAA"), kind
+    assert regex.search("ms://file-1")
+    assert not regex.search(f"data:{refused};base64,AAAA")
+    assert not regex.search("https://example.com/a.png")
+
+
+def test_messages_media_types_are_the_enum() -> None:
+    node = spec("messages")["components"]["schemas"]["Base64ImageSource"]["properties"]["media_type"]
+    assert contract("messages").media_types("Base64ImageSource", "media_type") == tuple(node["enum"])
