@@ -22,6 +22,11 @@ docstring paragraph is the tool's description and the ``Args:`` lines describe t
 parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
 search, hand-written definitions) are sent as they are.
 
+Pydantic (the optional ``kimi-ext[pydantic]`` extra): a parameter annotated with a pydantic
+model gets the model's schema and receives a validated instance, and
+``tool(fn, schema=Model)`` makes the model the whole arguments object: ``fn`` is called with
+one validated ``Model`` instance.
+
 The loop runs until the model ends its turn without tool calls, or ``max_rounds`` model
 calls were made (then ``run.max_rounds_reached`` is True and the history holds the last
 tool results, ready to continue). An exception in a tool, arguments that are not JSON or
@@ -53,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
 from .results import ChatCompletion, Message, Response, Result, ToolCall
-from .schema import build_value, schema_from_type
+from .schema import build_value, is_pydantic_type, schema_from_type
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -93,6 +98,8 @@ class Tool:
     custom: bool = False
     format: Mapping[str, Any] | None = None
     hints: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    # A pydantic model given as ``schema=``: the arguments are validated into one instance.
+    model: Any = field(default=None, repr=False)
     _validator: list[Validator] = field(default_factory=list, repr=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -157,6 +164,8 @@ class Tool:
         """Positional and keyword arguments for the function from decoded arguments."""
         if self.custom:
             return (arguments,), {}
+        if self.model is not None:
+            return (build_value(self.model, arguments),), {}
         kwargs = {
             k: build_value(self.hints[k], v) if k in self.hints else v for k, v in arguments.items()
         }
@@ -169,7 +178,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Tool: ...
@@ -179,7 +188,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
@@ -188,7 +197,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
@@ -196,7 +205,9 @@ def tool(
 
     ``name`` defaults to the function's name, ``description`` to the first paragraph of its
     docstring, ``schema`` (the JSON Schema of the arguments object) to one derived from the
-    type hints, with the docstring's ``Args:`` lines as parameter descriptions.
+    type hints, with the docstring's ``Args:`` lines as parameter descriptions. ``schema``
+    may also be a pydantic model class: its schema describes the arguments, which are
+    validated into one instance of it and passed as the one positional argument.
     Raises TypeError for a parameter without a type hint (annotate it or pass ``schema=``).
     """
     if fn is None:
@@ -210,7 +221,9 @@ def tool(
             fn.fn,
             name=name or fn.name,
             description=description if description is not None else fn.description,
-            schema=schema if schema is not None else (None if fn.hints else fn.parameters),
+            schema=schema
+            if schema is not None
+            else (fn.model or (None if fn.hints else fn.parameters)),
             custom=fn.custom,
             format=fn.format,
         )
@@ -224,8 +237,16 @@ def tool(
         documented = documented.func
     summary, param_docs = parse_docstring(inspect.getdoc(documented) or "")
     hints: dict[str, Any] = {}
+    model = None
     if custom:
         parameters: dict[str, Any] = {"type": "string"}
+    elif isinstance(schema, type) and is_pydantic_type(schema):
+        model, parameters = schema, schema_from_type(schema)
+    elif isinstance(schema, type):
+        raise TypeError(
+            f"tool {tool_name!r}: schema= takes a JSON Schema dict or a pydantic model, "
+            f"not {schema.__name__}"
+        )
     elif schema is not None:
         parameters = dict(schema)
     else:
@@ -242,6 +263,7 @@ def tool(
         custom=custom,
         format=format,
         hints=hints,
+        model=model,
     )
 
 
@@ -305,6 +327,7 @@ def _signature_schema(
     properties: dict[str, Any] = {}
     required: list[str] = []
     used: dict[str, Any] = {}
+    defs: dict[str, Any] = {}
     open_ended = False
     for param in signature.parameters.values():
         if param.kind is param.VAR_KEYWORD:
@@ -329,6 +352,8 @@ def _signature_schema(
             raise TypeError(f"tool {name!r}, parameter {param.name!r}: {exc}") from None
         if not prop:  # Any: the service wants every property to say its type
             prop = {"type": list(_ANY_TYPES)}
+        # A recursive pydantic model keeps "#/$defs/..." refs: they resolve at the root.
+        defs.update(prop.pop("$defs", None) or {})
         _complete_types(prop)
         if param.name in docs and docs[param.name] and "description" not in prop:
             prop["description"] = docs[param.name]
@@ -339,6 +364,8 @@ def _signature_schema(
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if not open_ended:
         schema["additionalProperties"] = False
+    if defs:
+        schema["$defs"] = defs
     return schema, used
 
 
@@ -386,7 +413,10 @@ def _to_json(value: Any) -> Any:
         return dataclasses.asdict(value)
     dump = getattr(value, "model_dump", None)
     if callable(dump):
-        return dump()
+        try:  # pydantic v2: JSON-ready values (datetimes as strings, ...)
+            return dump(mode="json")
+        except TypeError:
+            return dump()
     if isinstance(value, set | frozenset | tuple):
         return list(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
