@@ -117,6 +117,24 @@ class Kimi(_ClientBase):
     ``https://direct.evolink.ai`` (with ``https://api.evolink.ai`` as automatic fallback).
     For the seedrouter gateway pass ``base_url=kimi_ext.SEEDROUTER_BASE_URL``.
     Plain ``http://`` is refused except to localhost unless ``allow_insecure_http=True``.
+
+    Other arguments: ``timeout`` (seconds or an ``httpx.Timeout``; default 10 s to connect,
+    900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
+    ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
+
+    Resources, one per wire format, each with ``create``, ``stream``, ``parse``,
+    ``run_tools`` and (Chat, Messages) ``continue_``:
+
+    - ``client.chat.completions``: ``POST /v1/chat/completions``
+    - ``client.messages``: ``POST /v1/messages``
+    - ``client.responses``: ``POST /v1/responses``
+
+    Example::
+
+        with Kimi() as client:
+            msg = client.messages.create(model="kimi-k3.1-pro", max_tokens=1024,
+                                         messages=[{"role": "user", "content": "Hi"}])
+            print(msg.text, msg.usage.output)
     """
 
     def __init__(

@@ -69,6 +69,7 @@ class Result:
 
     @property
     def headers(self) -> httpx.Headers:
+        """The HTTP response headers (empty when built from a dict)."""
         return self._response.headers if self._response is not None else httpx.Headers()
 
     @property
@@ -81,11 +82,13 @@ class Result:
 
     @property
     def id(self) -> str | None:
+        """The result's ``id``, when it has one."""
         value = self._data.get("id")
         return value if isinstance(value, str) else None
 
     @property
     def model(self) -> str | None:
+        """The model that answered, as the service reported it."""
         value = self._data.get("model")
         return value if isinstance(value, str) else None
 
@@ -149,6 +152,7 @@ class ChatCompletion(Result):
 
     @property
     def choices(self) -> list[dict[str, Any]]:
+        """The ``choices`` as received (an empty list when missing)."""
         choices = self._data.get("choices")
         return choices if isinstance(choices, list) else []
 
@@ -196,6 +200,7 @@ class ChatCompletion(Result):
 
     @property
     def finish_reason(self) -> str | None:
+        """The first choice's ``finish_reason`` (``stop``, ``length``, ``tool_calls``...)."""
         choices = self.choices
         if choices and isinstance(choices[0], dict):
             reason = choices[0].get("finish_reason")
@@ -222,6 +227,7 @@ class Message(Result):
 
     @property
     def role(self) -> str:
+        """The message's role (``assistant``)."""
         return str(self._data.get("role", "assistant"))
 
     @property
@@ -248,11 +254,13 @@ class Message(Result):
 
     @property
     def stop_reason(self) -> str | None:
+        """Why generation stopped (``end_turn``, ``max_tokens``, ``tool_use``...)."""
         value = self._data.get("stop_reason")
         return value if isinstance(value, str) else None
 
     @property
     def stop_sequence(self) -> str | None:
+        """The stop sequence that ended generation, when the service reports one."""
         value = self._data.get("stop_sequence")
         return value if isinstance(value, str) else None
 
@@ -306,11 +314,13 @@ class Response(Result):
 
     @property
     def status(self) -> str | None:
+        """The response status (``completed``, ``incomplete``, ``failed``...)."""
         value = self._data.get("status")
         return value if isinstance(value, str) else None
 
     @property
     def incomplete_reason(self) -> str | None:
+        """Why an incomplete response stopped (``incomplete_details.reason``)."""
         details = self._data.get("incomplete_details")
         return details.get("reason") if isinstance(details, dict) else None
 

@@ -107,6 +107,7 @@ class Tool:
 
     @property
     def is_async(self) -> bool:
+        """True when calling the tool returns an awaitable (an ``async`` function)."""
         fn = self.fn
         while isinstance(fn, functools.partial):
             fn = fn.func

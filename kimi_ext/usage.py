@@ -38,10 +38,12 @@ class Usage:
 
     @property
     def uncached_input(self) -> int:
+        """Input tokens neither read from nor written to the prompt cache."""
         return self.total_input - self.cache_read - self.cache_write
 
     @property
     def total(self) -> int:
+        """All input plus all output tokens."""
         return self.total_input + self.output
 
 

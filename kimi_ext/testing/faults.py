@@ -58,6 +58,7 @@ class Fault:
     null_index: bool = False
 
     def applies_to(self, fmt: str | None, stream: bool) -> bool:
+        """Whether this fault hits a request in ``fmt`` (streamed or not)."""
         if fmt is not None and fmt not in self.formats:
             return False
         return not (self.stream_only and not stream)

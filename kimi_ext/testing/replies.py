@@ -55,6 +55,7 @@ class ToolCallSpec:
     id: str | None = None
 
     def arguments_json(self) -> str:
+        """The arguments as the JSON text sent on the wire (a str is sent unchanged)."""
         if isinstance(self.arguments, str):
             return self.arguments
         return json.dumps(dict(self.arguments), ensure_ascii=False)
@@ -108,10 +109,12 @@ class Reply:
 
     @property
     def reasoning_text(self) -> str:
+        """The reasoning to send: ``reasoning``, or a short default when it is None."""
         return DEFAULT_REASONING if self.reasoning is None else self.reasoning
 
     @property
     def search(self) -> WebSearchSpec | None:
+        """The web search this reply runs first, if any."""
         if isinstance(self.web_search, str):
             return WebSearchSpec(self.web_search)
         return self.web_search

@@ -409,10 +409,12 @@ class KimiStandIn:
 
     @property
     def running(self) -> bool:
+        """True between start() and stop()."""
         return self._server is not None
 
     @property
     def port(self) -> int:
+        """The port it listens on (RuntimeError before start())."""
         if self._server is None:
             raise RuntimeError("the stand-in is not running; call start() first")
         return int(self._server.server_address[1])
@@ -440,16 +442,19 @@ class KimiStandIn:
             self._faults.extend([tuple(faults)] * times)
 
     def clear_faults(self) -> None:
+        """Drop every fault not yet used."""
         with self._lock:
             self._faults.clear()
 
     @property
     def pending_replies(self) -> int:
+        """How many queued replies are still to be sent."""
         with self._lock:
             return len(self._replies)
 
     @property
     def pending_faults(self) -> int:
+        """How many injected faults are still to be used."""
         with self._lock:
             return len(self._faults)
 
@@ -461,6 +466,7 @@ class KimiStandIn:
 
     @property
     def last_request(self) -> RecordedRequest:
+        """The most recent request (LookupError when none arrived yet)."""
         with self._lock:
             if not self._requests:
                 raise LookupError("no request received yet")
@@ -482,6 +488,7 @@ class KimiStandIn:
         return "Es" + base64.b64encode(digest).decode("ascii")
 
     def verify_thinking(self, thinking: str, signature: str) -> bool:
+        """Whether ``signature`` is this stand-in's signature of ``thinking``."""
         return hmac.compare_digest(self.sign_thinking(thinking), signature)
 
     # ------------------------------------------------------------------ requests
