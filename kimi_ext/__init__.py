@@ -1,9 +1,24 @@
 """kimi-ext: a fast, correct client for Kimi K3.1 Pro in all three wire formats.
 
-from kimi_ext import Kimi
-client = Kimi()
-print(client.messages.create(model="kimi-k3.1-pro", max_tokens=256,
-                             messages=[{"role": "user", "content": "Hi"}]).text)
+::
+
+    from kimi_ext import Kimi
+
+    client = Kimi()  # KIMI_API_KEY; KIMI_BASE_URL or https://direct.evolink.ai
+    print(client.messages.create(model="kimi-k3.1-pro", max_tokens=256,
+                                 messages=[{"role": "user", "content": "Hi"}]).text)
+
+What is here:
+
+- :class:`Kimi` and :class:`AsyncKimi`: ``client.chat.completions``, ``client.messages`` and
+  ``client.responses``, each with ``create``, ``stream``, ``parse`` (structured output into
+  a dataclass, TypedDict or pydantic model) and ``run_tools``.
+- :class:`ChatHistory`, :class:`MessagesHistory`, :class:`ResponsesHistory`: conversations
+  that keep reasoning, signatures and tool-call ids exactly as received.
+- :func:`tool`, :func:`web_search_echo`, :func:`resume`, :func:`usage_of`,
+  :func:`normalize_effort`; ``kimi_ext.images`` for image parts.
+- Errors, all subclasses of :class:`KimiError`.
+- ``kimi_ext.testing``: an offline stand-in server; ``kimi``: the command line.
 """
 
 from __future__ import annotations
