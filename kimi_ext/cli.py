@@ -455,7 +455,8 @@ class Repl:
             except errors.KimiError as exc:
                 if not self.interactive:
                     raise
-                # A terminal session goes on after a failed turn: the history is unchanged.
+                # A terminal session goes on after a failed turn (an unanswered turn is
+                # not kept in the history).
                 print(f"kimi: {type(exc).__name__}: {one_line(str(exc))}", file=self.err)
                 continue
             self.images = []
