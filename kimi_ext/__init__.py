@@ -23,6 +23,7 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ClientConfigError,
+    ClientStateError,
     ConflictError,
     HistoryError,
     IncompleteStreamError,
@@ -34,6 +35,7 @@ from .errors import (
     RateLimitError,
     RequestValidationError,
     StructuredOutputError,
+    ToolDefinitionError,
     UnprocessableEntityError,
 )
 from .history import ChatHistory, MessagesHistory, ResponsesHistory
@@ -56,6 +58,7 @@ __all__ = [
     "ChatCompletion",
     "ChatHistory",
     "ClientConfigError",
+    "ClientStateError",
     "ConflictError",
     "ContinuedChatCompletion",
     "ContinuedMessage",
@@ -76,6 +79,7 @@ __all__ = [
     "StructuredOutputError",
     "Tool",
     "ToolCall",
+    "ToolDefinitionError",
     "ToolRun",
     "UnprocessableEntityError",
     "Usage",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable
+from typing import Any
 
 logger = logging.getLogger("kimi_ext")
 
@@ -27,9 +28,13 @@ def setup_from_env() -> None:
         logger.addHandler(handler)
 
 
-def redact_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """A copy of ``headers`` safe to log."""
+def redact_headers(headers: Iterable[tuple[str, str]], secret: Any = None) -> dict[str, str]:
+    """A copy of ``headers`` safe to log: credential headers, and any value that contains
+    ``secret`` (a server may echo the key in a response header), become ``<redacted>``."""
+    value = secret.get() if hasattr(secret, "get") else secret
     return {
-        name: ("<redacted>" if name.lower() in SENSITIVE_HEADERS else value)
-        for name, value in headers
+        name: (
+            "<redacted>" if name.lower() in SENSITIVE_HEADERS or (value and value in text) else text
+        )
+        for name, text in headers
     }
