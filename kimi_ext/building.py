@@ -105,9 +105,10 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
     """
     try:
         body = build_body(endpoint, params, stream=stream)
-    except RecursionError:
-        # Absurdly deep input, met while validating: name where it is too deep.
-        raise _json_problem(dict(params)) from None
+    except (RecursionError, UnicodeEncodeError):
+        # Absurdly deep input, or a lone surrogate a rule measured in UTF-8, met while
+        # validating: name where it is.
+        raise _json_problem({k: v for k, v in params.items() if k not in CLIENT_OPTIONS}) from None
     try:
         content = json.dumps(
             body, ensure_ascii=False, separators=(",", ":"), allow_nan=False
@@ -158,12 +159,14 @@ def _json_problem(body: Any) -> RequestValidationError:
             continue
         if isinstance(value, float):
             if not math.isfinite(value):
-                return RequestValidationError(where, value, "NaN and Infinity are not JSON numbers")
+                return RequestValidationError(
+                    where, value, f"a {type(value).__name__} NaN or Infinity is not a JSON number"
+                )
             continue
         if isinstance(value, str):
             if _has_lone_surrogate(value):
                 return RequestValidationError(
-                    where, value, "contains a lone surrogate, which UTF-8 cannot encode"
+                    where, value, "a str with a lone surrogate, which UTF-8 cannot encode"
                 )
             continue
         if isinstance(value, dict | list | tuple):

@@ -89,6 +89,7 @@ class _ClientBase:
                 f"no API key: pass api_key=... or set the {ENV_API_KEY} environment variable"
             )
         _check_key(key)
+        _logging.watch_secret(key)
         if default_headers is not None:
             if not isinstance(default_headers, Mapping):
                 raise ClientConfigError(f"default_headers: must be a dict, not {type(default_headers).__name__}")  # fmt: skip
@@ -150,7 +151,9 @@ class _ClientBase:
 
     def __repr__(self) -> str:
         # The key never appears here.
-        return f"{type(self).__name__}(base_url={self.base_url!r}, api_key=<redacted>)"
+        sender = getattr(self, "_sender", None)  # None while __init__ has not finished
+        base = sender.base_url if sender is not None else None
+        return f"{type(self).__name__}(base_url={base!r}, api_key=<redacted>)"
 
     def __getstate__(self) -> None:
         raise TypeError(f"{type(self).__name__} cannot be pickled (it holds a key and sockets)")

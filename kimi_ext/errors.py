@@ -72,7 +72,7 @@ class _Secret:
     ``get()`` returns the key; the object refuses to be pickled.
     """
 
-    __slots__ = ("_value",)
+    __slots__ = ("__weakref__", "_value")
 
     def __init__(self, value: str) -> None:
         self._value = value
@@ -369,6 +369,7 @@ def status_error_from_response(
     """
     if content is None:
         content = response.content
+    content = redact_bytes(content, secret)
     body: Any = None
     text: str | None = None
     if content:
@@ -404,6 +405,7 @@ def status_error_from_event(
     body: Any, *, response: httpx.Response | None, secret: _Secret | str | None = None
 ) -> APIStatusError:
     """Build the APIStatusError for an ``error`` event received inside a stream."""
+    body = redact_json(body, secret)
     message, etype, code, request_id = parse_error_body(body)
     if request_id is None and response is not None:
         request_id = request_id_of(response.headers)
@@ -441,6 +443,29 @@ def redact(text: str, secret: _Secret | str | None) -> str:
     if value and value in text:
         return text.replace(value, "<redacted>")
     return text
+
+
+def redact_bytes(content: bytes, secret: _Secret | str | None) -> bytes:
+    """:func:`redact` for a body as received (an error body that echoes the key)."""
+    value = secret.get() if isinstance(secret, _Secret) else secret
+    if value and value.encode() in content:
+        return content.replace(value.encode(), b"<redacted>")
+    return content
+
+
+def redact_json(data: Any, secret: _Secret | str | None) -> Any:
+    """``data`` (decoded JSON) with the key replaced in every string, if it occurs."""
+    value = secret.get() if isinstance(secret, _Secret) else secret
+    if not value or data is None or isinstance(data, int | float):
+        return data
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return data
+    escaped = json.dumps(value)[1:-1]
+    if escaped not in text:
+        return data
+    return json.loads(text.replace(escaped, "<redacted>"))
 
 
 def _request_of(response: httpx.Response | None) -> httpx.Request | None:

@@ -38,6 +38,7 @@ from .errors import (
     KimiError,
     _Secret,
     redact,
+    redact_bytes,
     status_error_from_response,
 )
 from .retries import RetryPolicy, new_idempotency_key, retry_after_seconds
@@ -206,6 +207,14 @@ def _scrub(request: httpx.Request, secret: _Secret) -> None:
             request.headers[name] = "<redacted>"
 
 
+def _scrub_response(response: httpx.Response, secret: _Secret) -> None:
+    """Redact response headers that echo the key (a gateway's debug header, say)."""
+    value = secret.get()
+    for name, header in response.headers.items():
+        if value in header:
+            response.headers[name] = "<redacted>"
+
+
 class _SenderBase:
     """Configuration and the per-attempt decisions shared by both senders."""
 
@@ -362,11 +371,11 @@ def parse_json_body(response: httpx.Response, secret: _Secret | str) -> dict[str
     try:
         data = json.loads(response.content)
     except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        # The body is kept (nothing lost), but not a key it may echo.
+        response._content = redact_bytes(response.content, secret)
         text = response.text
         raise APIResponseError(
-            f"expected a JSON body, got {redact(text[:1000], secret)[:200]!r}",
-            response=response,
-            body=text,
+            f"expected a JSON body, got {text[:200]!r}", response=response, body=text
         ) from None
     if not isinstance(data, dict):
         raise APIResponseError("expected a JSON object", response=response, body=response.text)
@@ -441,6 +450,7 @@ class SyncSender(_SenderBase):
                 raise ClientStateError("the client was closed while a call was starting") from exc
             raise
         _scrub(request, self._api_key)
+        _scrub_response(response, self._api_key)
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         state.arm(response)
@@ -463,6 +473,8 @@ class SyncSender(_SenderBase):
             response.close()
         content = b"".join(pieces)
         del pieces
+        if not response.is_success:
+            content = redact_bytes(content, self._api_key)  # an error may echo the key
         response._content = content  # what response.read() would have set
         if response.is_success:
             if size > limit:
@@ -565,6 +577,7 @@ class AsyncSender(_SenderBase):
                 raise ClientStateError("the client was closed while a call was starting") from exc
             raise
         _scrub(request, self._api_key)
+        _scrub_response(response, self._api_key)
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         if response.is_success and prepared.stream:
@@ -585,6 +598,8 @@ class AsyncSender(_SenderBase):
             await response.aclose()
         content = b"".join(pieces)
         del pieces
+        if not response.is_success:
+            content = redact_bytes(content, self._api_key)  # an error may echo the key
         response._content = content
         if response.is_success:
             if size > limit:

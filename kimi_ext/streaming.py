@@ -57,6 +57,8 @@ from .errors import (
     IncompleteStreamError,
     KimiError,
     redact,
+    redact_bytes,
+    redact_json,
     status_error_from_event,
 )
 from .longjson import LongJSONLine, ParsedLine
@@ -334,7 +336,7 @@ class _StreamCore(Generic[ResultT]):
             return self._event_type(self._acc.feed(name, data), data, name)
         except ErrorEventReceived as exc:
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
-            error.body = exc.raw
+            error.body = redact_json(exc.raw, self._secret)
             raise error from None
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
@@ -405,7 +407,9 @@ class _StreamCore(Generic[ResultT]):
         )
 
     def _body_error(self, body: bytes) -> KimiError:
-        """The error for such an answer; its body is kept, so nothing received is lost."""
+        """The error for such an answer; its body is kept, so nothing received is lost
+        (but not a key it may echo)."""
+        body = self.response._content = redact_bytes(body, self._secret)
         text = body.decode("utf-8", "replace")
         try:
             data = _loads(text)
@@ -415,8 +419,9 @@ class _StreamCore(Generic[ResultT]):
             # A gateway that reports a failure as JSON with status 200.
             return status_error_from_event(data, response=self.response, secret=self._secret)
         kind = self.response.headers.get("content-type", "")
+        text = redact(text, self._secret)  # kept whole, but not a key it may echo
         return APIResponseError(
-            f"expected an event stream, got {kind}: {redact(text[:200], self._secret)!r}",
+            f"expected an event stream, got {kind}: {text[:200]!r}",
             response=self.response,
             body=text,
         )
