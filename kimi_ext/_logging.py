@@ -11,6 +11,8 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
+from .errors import searched_key
+
 logger = logging.getLogger("kimi_ext")
 
 SENSITIVE_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-authorization"})
@@ -41,7 +43,9 @@ class _RedactKeys(logging.Filter):
         message = record.getMessage()
         changed = message
         for secret in list(self.secrets):
-            changed = changed.replace(secret.get(), "<redacted>")
+            value = searched_key(secret)
+            if value:
+                changed = changed.replace(value, "<redacted>")
         if changed is not message and changed != message:
             record.msg, record.args = changed, ()
         return True
@@ -64,7 +68,7 @@ def watch_secret(secret: Any) -> None:
 def redact_headers(headers: Iterable[tuple[str, str]], secret: Any = None) -> dict[str, str]:
     """A copy of ``headers`` safe to log: credential headers, and any value that contains
     ``secret`` (a server may echo the key in a response header), become ``<redacted>``."""
-    value = secret.get() if hasattr(secret, "get") else secret
+    value = searched_key(secret)
     return {
         name: (
             "<redacted>" if name.lower() in SENSITIVE_HEADERS or (value and value in text) else text

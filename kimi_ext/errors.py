@@ -72,14 +72,20 @@ class _Secret:
     ``get()`` returns the key; the object refuses to be pickled.
     """
 
-    __slots__ = ("__weakref__", "_value")
+    __slots__ = ("__weakref__", "_searched", "_value")
 
     def __init__(self, value: str) -> None:
         self._value = value
+        # The bytes to search kept headers for (see MIN_SEARCHED_KEY), encoded once.
+        self._searched = value.encode() if len(value) >= MIN_SEARCHED_KEY else None
 
     def get(self) -> str:
         """The key itself (to put in a header, or to redact it from text)."""
         return self._value
+
+    def searched_bytes(self) -> bytes | None:
+        """The key as bytes, or None when too short to search text for."""
+        return self._searched
 
     def __repr__(self) -> str:
         return "<redacted>"
@@ -381,9 +387,9 @@ def status_error_from_response(
     if request_id is None:
         request_id = request_id_of(response.headers)
     if message is None:
-        head = text[: _MESSAGE_LIMIT + 1000] if text else ""
-        # Redact before cutting, so a key that straddles the cut leaves nothing behind.
-        message = redact(head, secret).strip()[:_MESSAGE_LIMIT]
+        # Redact before cutting, so a key that straddles the cut leaves nothing behind
+        # (the text is at most the capped error body).
+        message = redact(text or "", secret).strip()[:_MESSAGE_LIMIT]
         message = message or response.reason_phrase or "error"
     else:
         message = redact(message, secret)
@@ -445,9 +451,20 @@ def redact(text: str, secret: _Secret | str | None) -> str:
     return text
 
 
+# Kept bodies and headers are searched for keys at least this long: a shorter "key" (a
+# test's "k") would redact ordinary text. Messages are redacted whatever the length.
+MIN_SEARCHED_KEY = 8
+
+
+def searched_key(secret: _Secret | str | None) -> str | None:
+    """The key to search kept data for, or None if it is too short to tell apart."""
+    value = secret.get() if isinstance(secret, _Secret) else secret
+    return value if value and len(value) >= MIN_SEARCHED_KEY else None
+
+
 def redact_bytes(content: bytes, secret: _Secret | str | None) -> bytes:
     """:func:`redact` for a body as received (an error body that echoes the key)."""
-    value = secret.get() if isinstance(secret, _Secret) else secret
+    value = searched_key(secret)
     if value and value.encode() in content:
         return content.replace(value.encode(), b"<redacted>")
     return content
@@ -455,7 +472,7 @@ def redact_bytes(content: bytes, secret: _Secret | str | None) -> bytes:
 
 def redact_json(data: Any, secret: _Secret | str | None) -> Any:
     """``data`` (decoded JSON) with the key replaced in every string, if it occurs."""
-    value = secret.get() if isinstance(secret, _Secret) else secret
+    value = searched_key(secret)
     if not value or data is None or isinstance(data, int | float):
         return data
     try:

@@ -199,20 +199,28 @@ def _clamp_timeout(timeout: Any, left: float) -> httpx.Timeout:
     )  # fmt: skip
 
 
-def _scrub(request: httpx.Request, secret: _Secret) -> None:
-    """Redact the key from a request that has been sent (results and errors keep it)."""
-    value = secret.get()
-    for name, header in request.headers.items():
-        if name.lower() in SENSITIVE_HEADERS or value in header:
-            request.headers[name] = "<redacted>"
+_SENSITIVE_RAW = frozenset(name.encode() for name in SENSITIVE_HEADERS)
 
 
-def _scrub_response(response: httpx.Response, secret: _Secret) -> None:
+def _scrub(request: httpx.Request, key: bytes | None) -> None:
+    """Redact the key from a request that has been sent (results and errors keep it).
+    ``key`` is the key as bytes (None when too short to search for)."""
+    names = [
+        name
+        for name, value in request.headers.raw
+        if name.lower() in _SENSITIVE_RAW or (key is not None and key in value)
+    ]
+    for name in names:
+        request.headers[name.decode("latin-1")] = "<redacted>"
+
+
+def _scrub_response(response: httpx.Response, key: bytes | None) -> None:
     """Redact response headers that echo the key (a gateway's debug header, say)."""
-    value = secret.get()
-    for name, header in response.headers.items():
-        if value in header:
-            response.headers[name] = "<redacted>"
+    if key is None:
+        return
+    names = [name for name, value in response.headers.raw if key in value]
+    for name in names:
+        response.headers[name.decode("latin-1")] = "<redacted>"
 
 
 class _SenderBase:
@@ -374,8 +382,9 @@ def parse_json_body(response: httpx.Response, secret: _Secret | str) -> dict[str
         # The body is kept (nothing lost), but not a key it may echo.
         response._content = redact_bytes(response.content, secret)
         text = response.text
+        head = redact(text[:1000], secret)[:200]  # redacted before it is cut
         raise APIResponseError(
-            f"expected a JSON body, got {text[:200]!r}", response=response, body=text
+            f"expected a JSON body, got {head!r}", response=response, body=text
         ) from None
     if not isinstance(data, dict):
         raise APIResponseError("expected a JSON object", response=response, body=response.text)
@@ -440,7 +449,7 @@ class SyncSender(_SenderBase):
         try:
             response = self.http.send(request, stream=True, follow_redirects=False)
         except httpx.RequestError as exc:
-            _scrub(request, self._api_key)
+            _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
                 return None
             error, cause = self.failed(exc, request, state)
@@ -449,8 +458,8 @@ class SyncSender(_SenderBase):
             if self.http.is_closed:
                 raise ClientStateError("the client was closed while a call was starting") from exc
             raise
-        _scrub(request, self._api_key)
-        _scrub_response(response, self._api_key)
+        _scrub(request, self._api_key.searched_bytes())
+        _scrub_response(response, self._api_key.searched_bytes())
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         state.arm(response)
@@ -567,7 +576,7 @@ class AsyncSender(_SenderBase):
         try:
             response = await self.http.send(request, stream=True, follow_redirects=False)
         except httpx.RequestError as exc:
-            _scrub(request, self._api_key)
+            _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
                 return None
             error, cause = self.failed(exc, request, state)
@@ -576,8 +585,8 @@ class AsyncSender(_SenderBase):
             if self.http.is_closed:
                 raise ClientStateError("the client was closed while a call was starting") from exc
             raise
-        _scrub(request, self._api_key)
-        _scrub_response(response, self._api_key)
+        _scrub(request, self._api_key.searched_bytes())
+        _scrub_response(response, self._api_key.searched_bytes())
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         if response.is_success and prepared.stream:

@@ -419,9 +419,9 @@ class _StreamCore(Generic[ResultT]):
             # A gateway that reports a failure as JSON with status 200.
             return status_error_from_event(data, response=self.response, secret=self._secret)
         kind = self.response.headers.get("content-type", "")
-        text = redact(text, self._secret)  # kept whole, but not a key it may echo
+        head = redact(text[:1000], self._secret)[:200]  # redacted before it is cut
         return APIResponseError(
-            f"expected an event stream, got {kind}: {text[:200]!r}",
+            f"expected an event stream, got {kind}: {head!r}",
             response=self.response,
             body=text,
         )

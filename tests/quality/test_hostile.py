@@ -173,6 +173,12 @@ SECRET_CASES: list[tuple[str, list[bytes], dict[str, Any], str]] = [
         "create",
     ),
     (
+        "500 text, indented, key across the 2,000 cut",
+        [echoing(500, b" " * 1500 + straddling(495))],
+        {"max_retries": 0},
+        "create",
+    ),
+    (
         "500 text, key across the 200 cut",
         [echoing(502, straddling(195))],
         {"max_retries": 0},
