@@ -396,6 +396,16 @@ def parse_json_body(response: httpx.Response, secret: _Secret | str) -> dict[str
 _Outcome = httpx.Response | tuple[KimiError, BaseException | None, httpx.Headers | None] | None
 
 
+def _discard(error: KimiError) -> None:
+    """Drop the body of an attempt that will be retried, now: httpx responses sit in a
+    reference cycle, so it would otherwise be held until the next garbage collection."""
+    response = getattr(error, "response", None)
+    if isinstance(response, httpx.Response) and hasattr(response, "_content"):
+        response._content = b""
+    if isinstance(error, APIStatusError):
+        error.body = None
+
+
 def _give_up(error: KimiError, cause: BaseException | None) -> KimiError:
     """``error``, chained to ``cause`` as ``raise error from cause`` would."""
     if cause is not None and cause is not error:
@@ -434,6 +444,7 @@ class SyncSender(_SenderBase):
             delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
+            _discard(error)
             del error, cause, headers
             self.sleep(delay)
             retries_done += 1
@@ -561,6 +572,7 @@ class AsyncSender(_SenderBase):
             delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
+            _discard(error)
             del error, cause, headers
             await self.sleep(delay)
             retries_done += 1
