@@ -92,7 +92,8 @@ class _ClientBase:
         _logging.watch_secret(key)
         if default_headers is not None:
             if not isinstance(default_headers, Mapping):
-                raise ClientConfigError(f"default_headers: must be a dict, not {type(default_headers).__name__}")  # fmt: skip
+                kind = type(default_headers).__name__
+                raise ClientConfigError(f"default_headers: must be a dict, not {kind}")
             for name, value in default_headers.items():
                 try:
                     check_header("default_headers", name, value)
@@ -102,7 +103,11 @@ class _ClientBase:
             isinstance(deadline, bool) or not isinstance(deadline, int | float) or not deadline > 0
         ):
             raise ClientConfigError(f"deadline={deadline!r}: must be seconds > 0 or None")
-        if isinstance(max_body_size, bool) or not isinstance(max_body_size, int) or max_body_size <= 0:  # fmt: skip
+        if (
+            isinstance(max_body_size, bool)
+            or not isinstance(max_body_size, int)
+            or max_body_size <= 0
+        ):
             raise ClientConfigError(f"max_body_size={max_body_size!r}: must be bytes > 0")
         if not isinstance(limits, httpx.Limits):
             raise ClientConfigError(f"limits={limits!r}: must be an httpx.Limits")

@@ -326,11 +326,12 @@ class History(Sequence[dict[str, Any]]):
                 start, count, turn = _Turn.load(row)
                 if not (start >= 0 and count > 0 and start + count <= len(items)):
                     raise ValueError("its messages are outside the history")
-                if turn.call_ids is not None and not all(isinstance(t, str | int) for t in turn.call_ids):  # fmt: skip
+                ids, thinking = turn.call_ids, turn.thinking
+                if ids is not None and not all(isinstance(t, str | int) for t in ids):
                     raise ValueError("tool-call ids must be strings")
-                if turn.thinking is not None and not (
-                    isinstance(turn.thinking, list) and all(isinstance(t, str) for t in turn.thinking)
-                ):  # fmt: skip
+                if thinking is not None and not (
+                    isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
+                ):
                     raise ValueError("thinking fingerprints must be a list of strings")
             except (ValueError, TypeError, KeyError, IndexError) as exc:
                 raise HistoryError(None, f"damaged {name}: turns[{k}]: {exc}") from None
