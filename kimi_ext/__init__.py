@@ -38,6 +38,7 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ClientConfigError,
+    ClientStateError,
     ConflictError,
     HistoryError,
     IncompleteStreamError,
@@ -49,6 +50,7 @@ from .errors import (
     RateLimitError,
     RequestValidationError,
     StructuredOutputError,
+    ToolDefinitionError,
     UnprocessableEntityError,
 )
 from .history import ChatHistory, MessagesHistory, ResponsesHistory
@@ -71,6 +73,7 @@ __all__ = [
     "ChatCompletion",
     "ChatHistory",
     "ClientConfigError",
+    "ClientStateError",
     "ConflictError",
     "ContinuedChatCompletion",
     "ContinuedMessage",
@@ -91,6 +94,7 @@ __all__ = [
     "StructuredOutputError",
     "Tool",
     "ToolCall",
+    "ToolDefinitionError",
     "ToolRun",
     "UnprocessableEntityError",
     "Usage",

@@ -684,7 +684,11 @@ def main(
         print("\ninterrupted", file=sys.stderr)
         code = EXIT_INTERRUPTED
     except errors.KimiError as exc:
-        print(f"kimi: {type(exc).__name__}: {one_line(str(exc))}", file=sys.stderr)
+        # The key never reaches an error's text; redacted here too, in case a key read
+        # from the environment differs (say by whitespace) from the one the client holds.
+        key = (os.environ.get("KIMI_API_KEY") or "").strip()
+        text = one_line(errors.redact(str(exc), key or None))
+        print(f"kimi: {type(exc).__name__}: {text}", file=sys.stderr)
         code = exit_code(exc)
     exit(code)
     return code

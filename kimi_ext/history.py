@@ -295,21 +295,46 @@ class History(Sequence[dict[str, Any]]):
 
     @classmethod
     def loads(cls, text: str | bytes) -> Self:
-        """Restore a history saved with :meth:`dumps`."""
-        doc = json.loads(text)
-        if not isinstance(doc, dict) or doc.get("kimi_ext") != cls.__name__:
+        """Restore a history saved with :meth:`dumps`.
+
+        Raises :class:`~kimi_ext.HistoryError` (``index`` None) saying what is wrong when
+        the text is not such a save, or is damaged.
+        """
+        name = cls.__name__
+        try:
+            doc = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise HistoryError(None, f"not a saved {name}: not JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("kimi_ext") != name:
             kind = doc.get("kimi_ext") if isinstance(doc, dict) else None
-            raise ValueError(f"not a saved {cls.__name__} (found {kind!r})")
+            raise HistoryError(None, f"not a saved {name} (found {kind!r})")
         if doc.get("version") != _DUMP_VERSION:
-            raise ValueError(f"unsupported {cls.__name__} dump version {doc.get('version')!r}")
+            raise HistoryError(None, f"unsupported {name} dump version {doc.get('version')!r}")
+        items, turns = doc.get("items"), doc.get("turns")
+        if not isinstance(items, list) or not all(isinstance(m, dict) for m in items):
+            raise HistoryError(None, f"damaged {name}: 'items' must be a list of objects")
+        if not isinstance(turns, list):
+            raise HistoryError(None, f"damaged {name}: 'turns' must be a list")
         out = cls.__new__(cls)
         History.__init__(out)
-        for name in cls._extra_fields:
-            setattr(out, name, doc.get(name))
-        out._items = list(doc["items"])
+        for field in cls._extra_fields:
+            setattr(out, field, doc.get(field))
+        out._items = list(items)
         out._meta = [None] * len(out._items)
-        for row in doc["turns"]:
-            start, count, turn = _Turn.load(row)
+        for k, row in enumerate(turns):
+            try:
+                start, count, turn = _Turn.load(row)
+                if not (start >= 0 and count > 0 and start + count <= len(items)):
+                    raise ValueError("its messages are outside the history")
+                ids, thinking = turn.call_ids, turn.thinking
+                if ids is not None and not all(isinstance(t, str | int) for t in ids):
+                    raise ValueError("tool-call ids must be strings")
+                if thinking is not None and not (
+                    isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
+                ):
+                    raise ValueError("thinking fingerprints must be a list of strings")
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                raise HistoryError(None, f"damaged {name}: turns[{k}]: {exc}") from None
             out._meta[start : start + count] = [turn] * count
         return out
 

@@ -32,6 +32,14 @@ Rules every stream follows:
   or on ``close()``. After the terminal event the rest of the body (normally nothing) is
   read, so the connection can go back to the pool.
 * Nothing is ever retried: the events already delivered cannot be taken back.
+* A stall (a read timed out) or the call's ``deadline`` passing raises an
+  ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
+  cut or a close has ``timed_out=False``. A single SSE line longer than the client's
+  ``max_body_size`` ends the stream the same way (what arrived before is kept).
+* A stream dropped without ``close()`` (a ``break`` out of the loop, then the last
+  reference goes) closes its response at once: the event generator holds a twin of the
+  stream that shares its state, so the two form no reference cycle and no garbage
+  collection is needed to give the connection back.
 """
 
 from __future__ import annotations
@@ -49,11 +57,14 @@ from .errors import (
     IncompleteStreamError,
     KimiError,
     redact,
+    redact_bytes,
+    redact_json,
     status_error_from_event,
 )
 from .longjson import LongJSONLine, ParsedLine
 from .results import Result
-from .sse import LONG_LINE, SSEDecoder
+from .sending import CallState, call_state
+from .sse import LONG_LINE, SSEDecoder, SSELineTooLong
 
 __all__ = [
     "TEXT_BATCH",
@@ -74,8 +85,9 @@ AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 # After the terminal event, read at most this much of what follows before closing.
 _DRAIN_LIMIT = 1 << 16
 
-# Every httpx failure a read can raise (transport, decoding, a closed stream).
-_READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
+# Every httpx failure a read can raise (transport, decoding, a closed stream), and a line
+# over the size cap.
+_READ_ERRORS = (httpx.HTTPError, httpx.StreamError, SSELineTooLong)
 
 _loads = json.loads
 
@@ -261,11 +273,17 @@ class _StreamCore(Generic[ResultT]):
     # A data line longer than this is parsed as it arrives (see kimi_ext.longjson).
     long_line_at: ClassVar[int] = LONG_LINE
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         self.response = response
         self._secret = secret
         self._acc: Accumulator[ResultT] = self._accumulator_type()
-        self._decoder = SSEDecoder(long_line=self._long_line, long_line_at=self.long_line_at)
+        state = call_state(response)
+        # Not self._long_line: a bound method would tie the decoder back to the stream.
+        self._decoder = SSEDecoder(
+            long_line=_long_line_sinks(self._acc),
+            long_line_at=self.long_line_at,
+            max_line=state.max_line if state is not None else None,
+        )
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
         self._closed = False
@@ -318,15 +336,27 @@ class _StreamCore(Generic[ResultT]):
             return self._event_type(self._acc.feed(name, data), data, name)
         except ErrorEventReceived as exc:
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
-            error.body = exc.raw
+            error.body = redact_json(exc.raw, self._secret)
             raise error from None
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
+        """The error for a stream that ended early (``exc``, the transport error, is
+        chained by the caller); ``timed_out`` tells a stall or deadline from a cut."""
         where = self._acc.terminal_name
-        if exc is None:
+        state = call_state(self.response)
+        timed_out = isinstance(exc, httpx.TimeoutException)
+        if state is not None and state.expired:
+            reason = f"the call's deadline of {state.deadline:g} s passed before {where}"
+            timed_out = True
+        elif exc is None:
             reason = f"the stream ended before its terminal event ({where})"
         elif isinstance(exc, httpx.TimeoutException):
-            reason = f"the stream timed out ({type(exc).__name__}) before {where}"
+            reason = (
+                f"the stream stalled: no data came, so it timed out ({type(exc).__name__}), "
+                f"before {where}"
+            )
+        elif isinstance(exc, SSELineTooLong):
+            reason = f"{exc} before {where}"
         elif isinstance(exc, httpx.StreamError):
             reason = f"the stream was closed before {where}"
         else:
@@ -334,7 +364,10 @@ class _StreamCore(Generic[ResultT]):
             reason = f"the connection broke ({type(exc).__name__}{detail}) before {where}"
         message = redact(f"{reason}; what arrived is kept in .partial", self._secret)
         return IncompleteStreamError(
-            message, partial=self._acc.result(self.response), request=_request_of(self.response)
+            message,
+            partial=self._acc.result(self.response),
+            request=_request_of(self.response),
+            timed_out=timed_out,
         )
 
     def _new_texts(self, log: list[str], mark: list[int]) -> list[str]:
@@ -374,7 +407,9 @@ class _StreamCore(Generic[ResultT]):
         )
 
     def _body_error(self, body: bytes) -> KimiError:
-        """The error for such an answer; its body is kept, so nothing received is lost."""
+        """The error for such an answer; its body is kept, so nothing received is lost
+        (but not a key it may echo)."""
+        body = self.response._content = redact_bytes(body, self._secret)
         text = body.decode("utf-8", "replace")
         try:
             data = _loads(text)
@@ -384,8 +419,9 @@ class _StreamCore(Generic[ResultT]):
             # A gateway that reports a failure as JSON with status 200.
             return status_error_from_event(data, response=self.response, secret=self._secret)
         kind = self.response.headers.get("content-type", "")
+        head = redact(text[:1000], self._secret)[:200]  # redacted before it is cut
         return APIResponseError(
-            f"expected an event stream, got {kind}: {redact(text[:200], self._secret)!r}",
+            f"expected an event stream, got {kind}: {head!r}",
             response=self.response,
             body=text,
         )
@@ -402,9 +438,12 @@ class _StreamCore(Generic[ResultT]):
 class SyncStream(_StreamCore[ResultT]):
     """The synchronous shell: iterate it for :class:`StreamEvent` objects."""
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    # A slot, not an attribute: the twin the generator holds shares the attributes only.
+    __slots__ = ("_iterator",)
+
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         super().__init__(response, secret=secret)
-        self._iterator = self._iter_events()
+        self._iterator = type(self)._iter_events(_twin(self))
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._error is not None:
@@ -474,6 +513,7 @@ class SyncStream(_StreamCore[ResultT]):
     def close(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
+        _disarm(self.response)
         self.response.close()
 
     def __enter__(self) -> Self:
@@ -531,9 +571,11 @@ class SyncStream(_StreamCore[ResultT]):
 class AsyncStream(_StreamCore[ResultT]):
     """The asynchronous shell: ``async for`` it for :class:`StreamEvent` objects."""
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    __slots__ = ("_aiterator",)  # see SyncStream
+
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         super().__init__(response, secret=secret)
-        self._aiterator = self._aiter_events()
+        self._aiterator = type(self)._aiter_events(_twin(self))
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
@@ -601,6 +643,7 @@ class AsyncStream(_StreamCore[ResultT]):
     async def aclose(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
+        _disarm(self.response)
         await self.response.aclose()
 
     close = aclose
@@ -622,6 +665,9 @@ class AsyncStream(_StreamCore[ResultT]):
         decoder = self._decoder
         try:
             chunks = self.response.aiter_bytes()
+            state = call_state(self.response)
+            if state is not None and state.end is not None:
+                chunks = _within_deadline(chunks, state)
             try:
                 if self._not_an_event_stream():
                     raise self._body_error(await self.response.aread())
@@ -655,6 +701,48 @@ class AsyncStream(_StreamCore[ResultT]):
             raise
         finally:
             await self.aclose()
+
+
+def _twin(stream: Any) -> Any:
+    """A second instance of ``stream``'s class sharing its attributes (``__dict__``) but not
+    its generator slot: the generator holds the twin, so dropping the stream finalizes
+    the generator (which closes the response) without waiting for the cycle collector."""
+    twin = object.__new__(type(stream))
+    object.__setattr__(twin, "__dict__", stream.__dict__)
+    return twin
+
+
+def _long_line_sinks(acc: Accumulator[Any]) -> Callable[[], LongJSONLine | None]:
+    """The decoder's factory of long-line sinks (see ``_StreamCore._long_line``)."""
+
+    def make() -> LongJSONLine | None:
+        return LongJSONLine(acc.long_strings()) if acc.repeats_text else None
+
+    return make
+
+
+def _disarm(response: httpx.Response) -> None:
+    state = call_state(response)
+    if state is not None:
+        state.disarm()
+
+
+async def _within_deadline(chunks: AsyncIterator[bytes], state: CallState) -> AsyncIterator[bytes]:
+    """``chunks``, each awaited no longer than the call's deadline allows."""
+    import asyncio
+
+    iterator = chunks.__aiter__()
+    while True:
+        left = state.remaining() or 0.0
+        try:
+            async with asyncio.timeout(max(left, 0.0)):
+                chunk = await iterator.__anext__()
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            state.expired = True
+            raise httpx.ReadTimeout("the call's deadline passed") from None
+        yield chunk
 
 
 def _drain(chunks: Iterator[bytes]) -> None:
@@ -696,7 +784,7 @@ class StreamManager(Generic[StreamT]):
         open_response: Callable[[], httpx.Response],
         stream_cls: Callable[..., StreamT],
         *,
-        secret: str,
+        secret: Any,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls
@@ -726,7 +814,7 @@ class AsyncStreamManager(Generic[AsyncStreamT]):
         open_response: Callable[[], Awaitable[httpx.Response]],
         stream_cls: Callable[..., AsyncStreamT],
         *,
-        secret: str,
+        secret: Any,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls

@@ -56,6 +56,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from .errors import ToolDefinitionError
 from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
 from .results import ChatCompletion, Message, Response, Result, ToolCall
 from .schema import build_value, is_pydantic_type, schema_from_type
@@ -215,6 +216,23 @@ def tool(
         return lambda f: tool(
             f, name=name, description=description, schema=schema, custom=custom, format=format
         )
+    try:
+        return _make_tool(fn, name, description, schema, custom, format)
+    except ToolDefinitionError:
+        raise
+    except TypeError as exc:
+        # Every public call raises a KimiError: this one is also a TypeError, as before.
+        raise ToolDefinitionError(str(exc)) from None
+
+
+def _make_tool(
+    fn: Callable[..., Any],
+    name: str | None,
+    description: str | None,
+    schema: Mapping[str, Any] | None,
+    custom: bool,
+    format: Mapping[str, Any] | None,
+) -> Tool:
     if isinstance(fn, Tool):
         if name is None and description is None and schema is None:
             return fn
@@ -232,7 +250,10 @@ def tool(
         raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
     tool_name = name or getattr(fn, "__name__", None) or getattr(fn, "name", None)
     if not isinstance(tool_name, str) or not tool_name or tool_name == "<lambda>":
-        raise TypeError(f"{fn!r} has no usable name: pass name=")
+        raise ToolDefinitionError(
+            f"{fn!r} has no usable name (a lambda or a callable object without __name__): "
+            "pass name=, e.g. kimi_ext.tool(fn, name='get_weather')"
+        )
     documented: Any = fn
     while isinstance(documented, functools.partial):
         documented = documented.func
