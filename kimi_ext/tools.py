@@ -229,7 +229,7 @@ def _make_tool(
     fn: Callable[..., Any],
     name: str | None,
     description: str | None,
-    schema: Mapping[str, Any] | None,
+    schema: Mapping[str, Any] | type | None,
     custom: bool,
     format: Mapping[str, Any] | None,
 ) -> Tool:
