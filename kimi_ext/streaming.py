@@ -29,8 +29,11 @@ Rules every stream follows:
   with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
 * Unknown event types are yielded as they came (``.parsed`` then returns the dict).
 * The response is closed when iteration ends or fails, when the ``with`` block is left,
-  or on ``close()``. After the terminal event the rest of the body (normally nothing) is
-  read, so the connection can go back to the pool.
+  or on ``close()``. The result is handed over at the terminal event and the response
+  closed at once: nothing after it is read, so a server that keeps the body open (silently
+  or with keep-alive comments) cannot delay a complete answer until the read timeout.
+* Text is joined with its surrogate pairs made whole: a server that escapes each UTF-16
+  half separately (``"\\ud83d"`` in one delta, ``"\\ude00"`` in the next) gives one emoji.
 * Nothing is ever retried: the events already delivered cannot be taken back.
 """
 
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -71,9 +75,6 @@ ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
 AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 
-# After the terminal event, read at most this much of what follows before closing.
-_DRAIN_LIMIT = 1 << 16
-
 # Every httpx failure a read can raise (transport, decoding, a closed stream).
 _READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
 
@@ -84,6 +85,15 @@ TEXT_BATCH = 256
 # A sole fragment reader lets the logs be emptied once it has read this many entries.
 _TRIM_AT = 64
 _NO_TEXT: list[str] = []  # shared and never mutated: most events bring no new fragment
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def pair_surrogates(text: str) -> str:
+    """``text`` with each high + low surrogate pair (split across deltas, each half
+    escaped on its own) made one character; a lone surrogate is kept as it came."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class TextBuffer:
@@ -120,7 +130,13 @@ class TextBuffer:
             self.fold()
         if len(done) > 1:
             done[:] = ["".join(done)]
-        return done[0] if done else ""
+        if not done:
+            return ""
+        text = done[0]
+        paired = pair_surrogates(text)
+        if paired is not text:
+            done[0] = paired
+        return paired
 
     def __bool__(self) -> bool:
         return bool(self.tail) or bool(self.done)
@@ -517,8 +533,7 @@ class SyncStream(_StreamCore[ResultT]):
             except _READ_ERRORS as exc:
                 raise self._incomplete(exc) from exc
             if acc.terminal:
-                self._finished = True
-                _drain(chunks)
+                self._finished = True  # handed over now; the finally closes the response
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -646,8 +661,7 @@ class AsyncStream(_StreamCore[ResultT]):
             except _READ_ERRORS as exc:
                 raise self._incomplete(exc) from exc
             if acc.terminal:
-                self._finished = True
-                await _adrain(chunks)
+                self._finished = True  # handed over now; the finally closes the response
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -655,29 +669,6 @@ class AsyncStream(_StreamCore[ResultT]):
             raise
         finally:
             await self.aclose()
-
-
-def _drain(chunks: Iterator[bytes]) -> None:
-    """Read what follows the terminal event (normally nothing), within a limit."""
-    seen = 0
-    try:
-        for chunk in chunks:
-            seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
-                break
-    except _READ_ERRORS:
-        pass
-
-
-async def _adrain(chunks: AsyncIterator[bytes]) -> None:
-    seen = 0
-    try:
-        async for chunk in chunks:
-            seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
-                break
-    except _READ_ERRORS:
-        pass
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:
