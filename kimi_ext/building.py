@@ -110,11 +110,16 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
     extra_headers = params.get("extra_headers")
     if extra_headers:
         headers.update(extra_headers)
+    try:
+        data = content.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (kept as the server sent it): JSON's \u escapes carry it back.
+        data = json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
     return Prepared(
         method=method,
         path=path,
         headers=headers,
-        content=content.encode("utf-8"),
+        content=data,
         body=body,
         timeout=params.get("timeout", UNSET_TIMEOUT),
         max_retries=params.get("max_retries"),
