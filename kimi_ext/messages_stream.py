@@ -89,7 +89,7 @@ class _Block:
         self.citations: list[Any] = []
         self.final: dict[str, Any] | None = None
 
-    def build(self) -> dict[str, Any]:
+    def build(self, stopped: bool = True) -> dict[str, Any]:
         out = dict(self.base)
         if self.text:
             out["text"] = _joined(out.get("text"), self.text)
@@ -102,13 +102,14 @@ class _Block:
             out["citations"] = (list(previous) if isinstance(previous, list) else []) + (
                 self.citations
             )
-        if self.json:
-            raw = self.json.join()
-            if raw.strip():
-                try:
-                    out["input"] = parse_arguments(raw)
-                except ValueError:
-                    out["partial_json"] = raw
+        raw = self.json.join() if self.json else ""
+        if raw.strip():
+            try:
+                out["input"] = parse_arguments(raw)
+            except ValueError:
+                out["partial_json"] = raw
+        elif not stopped and out.get("type") == "tool_use":
+            out["partial_json"] = raw  # no content_block_stop and no input yet: unfinished
         for key, values in self.extra.items():
             out[key] = _merged(out.get(key), values)
         return out
@@ -247,7 +248,7 @@ class MessageAccumulator(Accumulator[Message]):
         out: dict[str, Any] = {"type": "message", "role": "assistant"}
         out.update(self._message)
         out["content"] = [
-            block.final if block.final is not None else block.build()
+            block.final if block.final is not None else block.build(stopped=False)
             for block in self._blocks.values()
         ]
         out.setdefault("stop_reason", None)

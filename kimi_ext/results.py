@@ -135,9 +135,11 @@ class ToolCall:
         return True
 
 
-def _unparsable(text: str) -> bool:
+def _unfinished(text: str) -> bool:
+    """Arguments of a call the output limit may have cut: empty (Kimi sends ``{}`` for no
+    arguments) or not JSON."""
     if not text.strip():
-        return False
+        return True
     try:
         parse_arguments(text)
     except ValueError:
@@ -301,7 +303,7 @@ class ChatCompletion(Result):
                     arguments=arguments,
                     type=str(call.get("type", "function")),
                     raw=call,
-                    truncated=cut and _unparsable(arguments),
+                    truncated=cut and _unfinished(arguments),
                 )
             )
         return out
@@ -436,7 +438,7 @@ class Response(Result):
                     arguments=arguments,
                     type=str(kind),
                     raw=item,
-                    truncated=kind == "function_call" and unfinished and _unparsable(arguments),
+                    truncated=kind == "function_call" and unfinished and _unfinished(arguments),
                 )
             )
         return out
