@@ -112,7 +112,9 @@ def _bad_arguments(value: Any) -> bool:
 def _replayable_call(call: Any) -> Any:
     """A Chat tool call whose arguments can be sent back (a copy only when they change)."""
     fn = call.get("function") if isinstance(call, dict) else None
-    arguments = fn.get("arguments") if isinstance(fn, dict) else None
+    if not isinstance(fn, dict):
+        return call
+    arguments = fn.get("arguments")
     if not isinstance(arguments, str):
         return call
     fixed = replayable_arguments(arguments)

@@ -24,7 +24,6 @@ import httpx
 from .errors import InvalidToolCallError, KimiError, request_id_of
 from .usage import Usage, usage_from
 
-
 # Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
 # arguments: they are read as the model meant them (lenient about control characters only).
 _LENIENT = json.JSONDecoder(strict=False)
@@ -129,7 +128,7 @@ class ToolCall:
     def usable(self) -> bool:
         """Whether :attr:`input` decodes (the call is complete and its arguments are JSON)."""
         try:
-            self.input
+            _ = self.input
         except ValueError:
             return False
         return True
@@ -350,9 +349,13 @@ class Message(Result):
     def tool_calls(self) -> list[ToolCall]:
         # A block whose input_json_delta text never became JSON keeps it as partial_json:
         # with stop_reason max_tokens (or none yet: a cut stream) the call was truncated.
+        # At max_tokens a tool_use that is the last block was still being written: its
+        # input (often {}) cannot be trusted either.
         cut = self.stop_reason in ("max_tokens", None)
+        content = self.content
+        last = content[-1] if content and self.stop_reason == "max_tokens" else None
         out = []
-        for b in self.content:
+        for b in content:
             if not isinstance(b, dict) or b.get("type") != "tool_use":
                 continue
             partial = b.get("partial_json")
@@ -370,7 +373,7 @@ class Message(Result):
                     arguments=arguments,
                     type="tool_use",
                     raw=b,
-                    truncated=isinstance(partial, str) and cut,
+                    truncated=(isinstance(partial, str) and cut) or b is last,
                 )
             )
         return out

@@ -29,9 +29,11 @@ Rules every stream follows:
   with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
 * Unknown event types are yielded as they came (``.parsed`` then returns the dict).
 * The response is closed when iteration ends or fails, when the ``with`` block is left,
-  or on ``close()``. The result is handed over at the terminal event and the response
-  closed at once: nothing after it is read, so a server that keeps the body open (silently
-  or with keep-alive comments) cannot delay a complete answer until the read timeout.
+  or on ``close()``. The result is handed over at the terminal event: what follows it is
+  read for at most ``DRAIN_GRACE`` (50 ms; normally just the end of the body, so the
+  connection goes back to the pool), then the response is closed. A server that keeps the
+  body open (silently or with keep-alive comments) cannot delay a complete answer until
+  the read timeout.
 * Text is joined with its surrogate pairs made whole: a server that escapes each UTF-16
   half separately (``"\\ud83d"`` in one delta, ``"\\ude00"`` in the next) gives one emoji.
 * Nothing is ever retried: the events already delivered cannot be taken back.
@@ -39,9 +41,12 @@ Rules every stream follows:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import re
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -79,6 +84,10 @@ AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 _READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
 
 _loads = json.loads
+
+# After the terminal event, what follows is read for at most this long and this much.
+DRAIN_GRACE = 0.05
+_DRAIN_LIMIT = 1 << 16
 
 # Text fragments are joined in batches of this many as they arrive (see TextBuffer).
 TEXT_BATCH = 256
@@ -533,7 +542,10 @@ class SyncStream(_StreamCore[ResultT]):
             except _READ_ERRORS as exc:
                 raise self._incomplete(exc) from exc
             if acc.terminal:
-                self._finished = True  # handed over now; the finally closes the response
+                self._finished = True
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        _drain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -661,7 +673,10 @@ class AsyncStream(_StreamCore[ResultT]):
             except _READ_ERRORS as exc:
                 raise self._incomplete(exc) from exc
             if acc.terminal:
-                self._finished = True  # handed over now; the finally closes the response
+                self._finished = True
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        await _adrain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -669,6 +684,79 @@ class AsyncStream(_StreamCore[ResultT]):
             raise
         finally:
             await self.aclose()
+
+
+class _CappedReads:
+    """While the end of the body is awaited after the terminal event, the reads of this
+    response's connection (from this thread) wait at most until ``DRAIN_GRACE`` is over.
+
+    The HTTP/1.1 connection goes back to the pool only if its body is read to the end, but a
+    server may hold the body open: its network stream's ``read`` is wrapped for the drain
+    and restored after it. False (nothing to drain; the response is just closed) without a
+    network stream (in-memory transports) and on HTTP/2, where closing ends only the stream.
+    """
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.deadline = time.monotonic() + DRAIN_GRACE
+        self._stream: Any = None
+        extensions = response.extensions
+        if extensions.get("http_version", b"HTTP/1.1") not in (b"HTTP/1.1", b"HTTP/1.0"):
+            return
+        stream: Any = extensions.get("network_stream")
+        read = getattr(stream, "read", None)
+        if read is None:
+            return
+        owner = threading.get_ident()
+        deadline = self.deadline
+
+        def capped(max_bytes: int, timeout: float | None = None) -> Any:
+            if threading.get_ident() == owner:
+                left = max(deadline - time.monotonic(), 0.001)
+                timeout = left if timeout is None else min(timeout, left)
+            return read(max_bytes, timeout)
+
+        try:
+            stream.read = capped
+        except (AttributeError, TypeError):
+            return
+        self._stream = stream
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def __bool__(self) -> bool:
+        return self._stream is not None
+
+    def __enter__(self) -> _CappedReads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stream is not None:
+            with contextlib.suppress(AttributeError):
+                del self._stream.read
+
+
+def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
+    """Read what follows the terminal event (normally nothing), within the limits."""
+    seen = 0
+    try:
+        for chunk in chunks:
+            seen += len(chunk)
+            if seen > _DRAIN_LIMIT or capped.over():
+                break
+    except _READ_ERRORS:
+        pass
+
+
+async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
+    seen = 0
+    try:
+        async for chunk in chunks:
+            seen += len(chunk)
+            if seen > _DRAIN_LIMIT or capped.over():
+                break
+    except _READ_ERRORS:
+        pass
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:

@@ -228,7 +228,6 @@ class Fault:
             "unknown_block", formats=frozenset({"messages", "responses"}), block_type=block_type
         )
 
-
     # ------------------------------------------------- quirks of real streams (issue 13)
 
     @classmethod

@@ -292,7 +292,6 @@ class _Handler(BaseHTTPRequestHandler):
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
 
-
     def _hold(self, script: StreamScript, chunked: bool) -> bool:
         """Keep the body open after the terminal event (hold_open); True when stopping."""
         standin = self.server.standin
@@ -741,9 +740,7 @@ _RAW = {"n": "\n", "t": "\t", "r": "\r"}
 def raw_control_characters(arguments: str) -> str:
     """``arguments`` with the ``\\n``, ``\\t`` and ``\\r`` escapes inside its JSON strings
     written as the raw characters (what Kimi has sent; not strict JSON)."""
-    return _STRING.sub(
-        lambda s: _ESCAPE.sub(lambda m: _RAW.get(m[1], m[0]), s[0]), arguments
-    )
+    return _STRING.sub(lambda s: _ESCAPE.sub(lambda m: _RAW.get(m[1], m[0]), s[0]), arguments)
 
 
 def _as_builtin(plan: Plan) -> Plan:
