@@ -362,8 +362,9 @@ class _StreamCore(Generic[ResultT]):
             message, partial=self._acc.result(self.response), request=_request_of(self.response)
         )
 
-    def _new_texts(self, log: list[str], mark: list[int]) -> list[str]:
-        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place)."""
+    def _new_texts(self, log: list[str], mark: list[Any]) -> list[str]:
+        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place;
+        ``mark[1]``, when there, is a high surrogate waiting for its other half)."""
         seen = mark[0]
         count = len(log)
         if count == seen:
@@ -371,19 +372,26 @@ class _StreamCore(Generic[ResultT]):
         if count == seen + 1:  # the usual case: one fragment per event
             text = log[seen]
             new = [text] if text else _NO_TEXT
+            halves = bool(text) and (text[-1] >= "\ud800" or len(mark) > 1)
         else:
             new = [text for text in log[seen:count] if text]
+            halves = len(mark) > 1 or any(text[-1] >= "\ud800" for text in new)
         mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
-        return new
+        return _hold_halves(new, mark, 1) if halves else new
 
-    def _new_fragments(self, marks: list[int]) -> list[tuple[str, str]]:
+    def _new_fragments(self, marks: list[Any]) -> list[tuple[str, str]]:
         """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
         out: list[tuple[str, str]] = []
         for i, (kind, log) in enumerate(
             (("reasoning", self._acc.reasoning_log), ("text", self._acc.text_log))
         ):
             if len(log) > marks[i]:
-                out.extend((kind, text) for text in log[marks[i] :] if text)
+                new = [text for text in log[marks[i] :] if text]
+                if any(text[-1] >= "\ud800" for text in new) or len(marks) > 2:
+                    if len(marks) == 2:
+                        marks += [None, None]
+                    new = _hold_halves(new, marks, 2 + i)
+                out.extend((kind, text) for text in new)
                 marks[i] = len(log)
         if (marks[0] >= _TRIM_AT or marks[1] >= _TRIM_AT) and self._acc.trim_logs():
             marks[0] = marks[1] = 0
@@ -465,11 +473,13 @@ class SyncStream(_StreamCore[ResultT]):
     def _fragments(self) -> Iterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             for _ in self._iterator:
                 yield from self._new_fragments(marks)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_fragments(marks)
+            yield from (("reasoning", t) for t in _held(marks, 2))
+            yield from (("text", t) for t in _held(marks, 3))
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -478,11 +488,12 @@ class SyncStream(_StreamCore[ResultT]):
     def _texts(self, log: list[str]) -> Iterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             for _ in self._iterator:
                 yield from self._new_texts(log, mark)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_texts(log, mark)
+            yield from _held(mark, 1)
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -590,13 +601,16 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             async for _ in self._aiterator:
                 for fragment in self._new_fragments(marks):
                     yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in self._new_fragments(marks):
                 yield fragment
+            for kind, at in (("reasoning", 2), ("text", 3)):
+                for text in _held(marks, at):
+                    yield kind, text
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -605,12 +619,14 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             async for _ in self._aiterator:
                 for text in self._new_texts(log, mark):
                     yield text
             # What another reader's reads brought in after this reader's last event.
             for text in self._new_texts(log, mark):
+                yield text
+            for text in _held(mark, 1):
                 yield text
             if not self._finished:
                 raise self._not_finished()
@@ -757,6 +773,32 @@ async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
                 break
     except _READ_ERRORS:
         pass
+
+
+def _hold_halves(new: list[str], mark: list[Any], at: int) -> list[str]:
+    """``new`` with a surrogate pair split across two fragments made whole: a high
+    surrogate that ends a fragment waits in ``mark[at]`` for the next one."""
+    pending = mark[at] if len(mark) > at else None
+    out: list[str] = []
+    for text in new:
+        if pending:
+            text = pair_surrogates(pending + text)
+            pending = None
+        if "\ud800" <= text[-1] <= "\udbff":
+            pending, text = text[-1], text[:-1]
+        if text:
+            out.append(text)
+    if len(mark) <= at:
+        mark.append(pending)
+    else:
+        mark[at] = pending
+    return out
+
+
+def _held(mark: list[Any], at: int) -> list[str]:
+    """What still waits in ``mark[at]`` when the stream ends (a lone surrogate, as sent)."""
+    pending = mark[at] if len(mark) > at else None
+    return [pending] if pending else []
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:

@@ -382,6 +382,36 @@ def test_surrogate_pairs_split_across_deltas_are_joined() -> None:
     assert final("messages", messages).text == "\U0001f600"
 
 
+SPLIT = (
+    b'data: {"choices":[{"index":0,"delta":{"reasoning_content":"a\\ud83d"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{"reasoning_content":"\\ude80b"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{"content":"Hi \\ud83d"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{"content":"\\ude00!"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{"content":" \\ud83d"}}]}\n\n'
+    b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+)
+
+
+def test_text_stream_and_fragments_deliver_whole_characters() -> None:
+    texts = list(open_sync("chat", [SPLIT]).text_stream)
+    assert texts == ["Hi ", "\U0001f600!", " ", "\ud83d"]  # the lone last half comes at the end
+    assert all(t.encode("utf-8") for t in texts[:-1])  # printable as they come
+    fragments = list(open_sync("chat", [SPLIT]).fragments)
+    assert fragments == [("reasoning", "a"), ("reasoning", "\U0001f680b"), ("text", "Hi "),
+                         ("text", "\U0001f600!"), ("text", " "), ("text", "\ud83d")]  # fmt: skip
+
+
+async def test_async_text_stream_delivers_whole_characters() -> None:
+    from stream_helpers import ASYNC, bare_response
+
+    stream = ASYNC["chat"](bare_response([SPLIT]), secret=SECRET)
+    assert [t async for t in stream.text_stream] == ["Hi ", "\U0001f600!", " ", "\ud83d"]
+    stream = ASYNC["chat"](bare_response([SPLIT]), secret=SECRET)
+    kinds = [f async for f in stream.fragments]
+    assert kinds[:2] == [("reasoning", "a"), ("reasoning", "\U0001f680b")]
+    assert kinds[-1] == ("text", "\ud83d")
+
+
 def test_a_lone_surrogate_keeps_the_history_sendable_and_saveable() -> None:
     body = (
         b'data: {"choices":[{"index":0,"delta":{"reasoning_content":"r\\ud83d"}}]}\n\n'
