@@ -139,6 +139,22 @@ def test_control_characters_through_kimi_ext_run_tools(
     assert sent == '{"path": "a.txt", "text": "one\\ntwo\\tthree"}'
 
 
+def test_control_characters_through_kimi_ext_messages_stream(
+    client: Kimi, standin: KimiStandIn
+) -> None:
+    standin.fault(Fault.control_characters())
+    standin.queue(Reply(tool_calls=[WRITE]))
+    message = stream_final(client, "messages", tools=TOOLS["messages"])
+    assert message.tool_calls[0].input == {"path": "a.txt", "text": "one\ntwo\tthree"}
+    history = MessagesHistory()
+    history.add_user("Hi")
+    history.add(message)
+    history.add_tool_result(message.tool_calls[0].id, "written")
+    standin.queue(Reply(text="Done."))
+    again = client.messages.create(**messages_body(messages=history, tools=TOOLS["messages"]))
+    assert again.text == "Done."
+
+
 # ---------------------------------------------------------------- a cut tool call
 
 
