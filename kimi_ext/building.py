@@ -110,12 +110,16 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
         # validating: name where it is.
         raise _json_problem({k: v for k, v in params.items() if k not in CLIENT_OPTIONS}) from None
     try:
-        content = json.dumps(
-            body, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        ).encode("utf-8")
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         # The fast encoder failed: walk the body (slowly, once) to name the value.
         raise _json_problem(body) from None
+    try:
+        content = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (half of a pair, as a server once sent it): UTF-8 cannot carry
+        # it, JSON's \u escapes can, so the history stays sendable exactly as received.
+        content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
     route = _ROUTES.get(endpoint.name)
     if route is None:
         route = _ROUTES[endpoint.name] = endpoint.route()

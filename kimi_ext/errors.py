@@ -141,6 +141,32 @@ class StructuredOutputError(KimiError):
         super().__init__(message)
 
 
+class InvalidToolCallError(KimiError, ValueError):
+    """A tool call whose arguments cannot be used: cut by the output limit before they were
+    complete (``truncated``), or not valid JSON. Such a call is never run.
+
+    ``arguments`` is the text as received (the partial JSON of a cut call), ``result`` the
+    result holding the call when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        call_id: str,
+        name: str,
+        arguments: str,
+        truncated: bool,
+        result: Any = None,
+    ) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.arguments = arguments
+        self.truncated = truncated
+        self.result = result
+        super().__init__(message)
+
+
 class APIError(KimiError):
     """An error talking to the API (no usable answer came back)."""
 
@@ -431,7 +457,14 @@ def status_error_from_event(
 
 def request_id_of(headers: Mapping[str, str]) -> str | None:
     """The request id the gateways put in response headers, if any."""
-    for name in ("x-request-id", "request-id", "x-kimi-request-id", "x-oneapi-request-id"):
+    # x-trace-id: Moonshot's own header, used when no request-id header came.
+    for name in (
+        "x-request-id",
+        "request-id",
+        "x-kimi-request-id",
+        "x-oneapi-request-id",
+        "x-trace-id",
+    ):
         value = headers.get(name)
         if value:
             return value

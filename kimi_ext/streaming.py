@@ -29,8 +29,13 @@ Rules every stream follows:
   with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
 * Unknown event types are yielded as they came (``.parsed`` then returns the dict).
 * The response is closed when iteration ends or fails, when the ``with`` block is left,
-  or on ``close()``. After the terminal event the rest of the body (normally nothing) is
-  read, so the connection can go back to the pool.
+  or on ``close()``. The result is handed over at the terminal event: what follows it is
+  read for at most ``DRAIN_GRACE`` (50 ms; normally just the end of the body, so the
+  connection goes back to the pool), then the response is closed. A server that keeps the
+  body open (silently or with keep-alive comments) cannot delay a complete answer until
+  the read timeout.
+* Text is joined with its surrogate pairs made whole: a server that escapes each UTF-16
+  half separately (``"\\ud83d"`` in one delta, ``"\\ude00"`` in the next) gives one emoji.
 * Nothing is ever retried: the events already delivered cannot be taken back.
 * A stall (a read timed out) or the call's ``deadline`` passing raises an
   ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
@@ -44,8 +49,12 @@ Rules every stream follows:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import re
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -82,20 +91,30 @@ ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
 AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 
-# After the terminal event, read at most this much of what follows before closing.
-_DRAIN_LIMIT = 1 << 16
-
 # Every httpx failure a read can raise (transport, decoding, a closed stream), and a line
 # over the size cap.
 _READ_ERRORS = (httpx.HTTPError, httpx.StreamError, SSELineTooLong)
 
 _loads = json.loads
 
+# After the terminal event, what follows is read for at most this long and this much.
+DRAIN_GRACE = 0.05
+_DRAIN_LIMIT = 1 << 16
+
 # Text fragments are joined in batches of this many as they arrive (see TextBuffer).
 TEXT_BATCH = 256
 # A sole fragment reader lets the logs be emptied once it has read this many entries.
 _TRIM_AT = 64
 _NO_TEXT: list[str] = []  # shared and never mutated: most events bring no new fragment
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def pair_surrogates(text: str) -> str:
+    """``text`` with each high + low surrogate pair (split across deltas, each half
+    escaped on its own) made one character; a lone surrogate is kept as it came."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class TextBuffer:
@@ -132,7 +151,13 @@ class TextBuffer:
             self.fold()
         if len(done) > 1:
             done[:] = ["".join(done)]
-        return done[0] if done else ""
+        if not done:
+            return ""
+        text = done[0]
+        paired = pair_surrogates(text)
+        if paired is not text:
+            done[0] = paired
+        return paired
 
     def __bool__(self) -> bool:
         return bool(self.tail) or bool(self.done)
@@ -370,8 +395,9 @@ class _StreamCore(Generic[ResultT]):
             timed_out=timed_out,
         )
 
-    def _new_texts(self, log: list[str], mark: list[int]) -> list[str]:
-        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place)."""
+    def _new_texts(self, log: list[str], mark: list[Any]) -> list[str]:
+        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place;
+        ``mark[1]``, when there, is a high surrogate waiting for its other half)."""
         seen = mark[0]
         count = len(log)
         if count == seen:
@@ -379,19 +405,26 @@ class _StreamCore(Generic[ResultT]):
         if count == seen + 1:  # the usual case: one fragment per event
             text = log[seen]
             new = [text] if text else _NO_TEXT
+            halves = bool(text) and (text[-1] >= "\ud800" or len(mark) > 1)
         else:
             new = [text for text in log[seen:count] if text]
+            halves = len(mark) > 1 or any(text[-1] >= "\ud800" for text in new)
         mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
-        return new
+        return _hold_halves(new, mark, 1) if halves else new
 
-    def _new_fragments(self, marks: list[int]) -> list[tuple[str, str]]:
+    def _new_fragments(self, marks: list[Any]) -> list[tuple[str, str]]:
         """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
         out: list[tuple[str, str]] = []
         for i, (kind, log) in enumerate(
             (("reasoning", self._acc.reasoning_log), ("text", self._acc.text_log))
         ):
             if len(log) > marks[i]:
-                out.extend((kind, text) for text in log[marks[i] :] if text)
+                new = [text for text in log[marks[i] :] if text]
+                if any(text[-1] >= "\ud800" for text in new) or len(marks) > 2:
+                    if len(marks) == 2:
+                        marks += [None, None]
+                    new = _hold_halves(new, marks, 2 + i)
+                out.extend((kind, text) for text in new)
                 marks[i] = len(log)
         if (marks[0] >= _TRIM_AT or marks[1] >= _TRIM_AT) and self._acc.trim_logs():
             marks[0] = marks[1] = 0
@@ -479,11 +512,13 @@ class SyncStream(_StreamCore[ResultT]):
     def _fragments(self) -> Iterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             for _ in self._iterator:
                 yield from self._new_fragments(marks)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_fragments(marks)
+            yield from (("reasoning", t) for t in _held(marks, 2))
+            yield from (("text", t) for t in _held(marks, 3))
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -492,11 +527,12 @@ class SyncStream(_StreamCore[ResultT]):
     def _texts(self, log: list[str]) -> Iterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             for _ in self._iterator:
                 yield from self._new_texts(log, mark)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_texts(log, mark)
+            yield from _held(mark, 1)
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -558,7 +594,9 @@ class SyncStream(_StreamCore[ResultT]):
                 raise self._incomplete(exc) from exc
             if acc.terminal:
                 self._finished = True
-                _drain(chunks)
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        _drain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -605,13 +643,16 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             async for _ in self._aiterator:
                 for fragment in self._new_fragments(marks):
                     yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in self._new_fragments(marks):
                 yield fragment
+            for kind, at in (("reasoning", 2), ("text", 3)):
+                for text in _held(marks, at):
+                    yield kind, text
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -620,12 +661,14 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             async for _ in self._aiterator:
                 for text in self._new_texts(log, mark):
                     yield text
             # What another reader's reads brought in after this reader's last event.
             for text in self._new_texts(log, mark):
+                yield text
+            for text in _held(mark, 1):
                 yield text
             if not self._finished:
                 raise self._not_finished()
@@ -693,7 +736,9 @@ class AsyncStream(_StreamCore[ResultT]):
                 raise self._incomplete(exc) from exc
             if acc.terminal:
                 self._finished = True
-                await _adrain(chunks)
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        await _adrain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -745,27 +790,103 @@ async def _within_deadline(chunks: AsyncIterator[bytes], state: CallState) -> As
         yield chunk
 
 
-def _drain(chunks: Iterator[bytes]) -> None:
-    """Read what follows the terminal event (normally nothing), within a limit."""
+class _CappedReads:
+    """While the end of the body is awaited after the terminal event, the reads of this
+    response's connection (from this thread) wait at most until ``DRAIN_GRACE`` is over.
+
+    The HTTP/1.1 connection goes back to the pool only if its body is read to the end, but a
+    server may hold the body open: its network stream's ``read`` is wrapped for the drain
+    and restored after it. False (nothing to drain; the response is just closed) without a
+    network stream (in-memory transports) and on HTTP/2, where closing ends only the stream.
+    """
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.deadline = time.monotonic() + DRAIN_GRACE
+        self._stream: Any = None
+        extensions = response.extensions
+        if extensions.get("http_version", b"HTTP/1.1") not in (b"HTTP/1.1", b"HTTP/1.0"):
+            return
+        stream: Any = extensions.get("network_stream")
+        read = getattr(stream, "read", None)
+        if read is None:
+            return
+        owner = threading.get_ident()
+        deadline = self.deadline
+
+        def capped(max_bytes: int, timeout: float | None = None) -> Any:
+            if threading.get_ident() == owner:
+                left = max(deadline - time.monotonic(), 0.001)
+                timeout = left if timeout is None else min(timeout, left)
+            return read(max_bytes, timeout)
+
+        try:
+            stream.read = capped
+        except (AttributeError, TypeError):
+            return
+        self._stream = stream
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def __bool__(self) -> bool:
+        return self._stream is not None
+
+    def __enter__(self) -> _CappedReads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stream is not None:
+            with contextlib.suppress(AttributeError):
+                del self._stream.read
+
+
+def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
+    """Read what follows the terminal event (normally nothing), within the limits."""
     seen = 0
     try:
         for chunk in chunks:
             seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
+            if seen > _DRAIN_LIMIT or capped.over():
                 break
     except _READ_ERRORS:
         pass
 
 
-async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
     seen = 0
     try:
         async for chunk in chunks:
             seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
+            if seen > _DRAIN_LIMIT or capped.over():
                 break
     except _READ_ERRORS:
         pass
+
+
+def _hold_halves(new: list[str], mark: list[Any], at: int) -> list[str]:
+    """``new`` with a surrogate pair split across two fragments made whole: a high
+    surrogate that ends a fragment waits in ``mark[at]`` for the next one."""
+    pending = mark[at] if len(mark) > at else None
+    out: list[str] = []
+    for text in new:
+        if pending:
+            text = pair_surrogates(pending + text)
+            pending = None
+        if "\ud800" <= text[-1] <= "\udbff":
+            pending, text = text[-1], text[:-1]
+        if text:
+            out.append(text)
+    if len(mark) <= at:
+        mark.append(pending)
+    else:
+        mark[at] = pending
+    return out
+
+
+def _held(mark: list[Any], at: int) -> list[str]:
+    """What still waits in ``mark[at]`` when the stream ends (a lone surrogate, as sent)."""
+    pending = mark[at] if len(mark) > at else None
+    return [pending] if pending else []
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:

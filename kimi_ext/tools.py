@@ -29,8 +29,14 @@ one validated ``Model`` instance.
 
 The loop runs until the model ends its turn without tool calls, or ``max_rounds`` model
 calls were made (then ``run.max_rounds_reached`` is True and the history holds the last
-tool results, ready to continue). An exception in a tool, arguments that are not JSON or
-that do not match the schema, and an unknown tool name all become error results the model
+tool results, ready to continue). A call cut by the output limit (Chat ``finish_reason:
+length``, Messages ``max_tokens`` mid-``tool_use``, Responses ``incomplete``) or whose
+arguments are not JSON is never run: the loop raises :class:`~kimi_ext.InvalidToolCallError`
+(``.result`` holds the result, ``.arguments`` the text received) and leaves that turn out of
+the history, which stays ready to send again (say with a higher output limit); the service
+refuses such a turn replayed. Raw control characters inside argument strings are accepted.
+An exception in a tool, arguments that do not match the schema (or are not an object), and
+an unknown tool name all become error results the model
 sees (``is_error`` on Messages; the text names the exception type and message). A return
 value that is a ``str`` is sent as is; anything else as JSON.
 
@@ -58,7 +64,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .errors import ToolDefinitionError
 from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
-from .results import ChatCompletion, Message, Response, Result, ToolCall
+from .results import ChatCompletion, Message, Response, Result, ToolCall, parse_arguments
 from .schema import build_value, is_pydantic_type, schema_from_type
 
 if TYPE_CHECKING:
@@ -489,7 +495,7 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
         )
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = parse_arguments(arguments) if arguments.strip() else {}
         except ValueError as exc:
             return _Call(
                 call_id,
@@ -730,6 +736,20 @@ class _Loop:
                 out.append(_resolve(call.id, call.name, call.arguments, self.registry))
         return out
 
+    def refuse_unusable(self, result: ChatCompletion | Message | Response) -> None:
+        """Raise for a call that was cut by the output limit or whose arguments are not JSON:
+        it is never run, and its turn is not added (the service refuses to have it replayed),
+        so the history stays ready to send again."""
+        for call in result.tool_calls:
+            if call.type == "custom_tool_call" or (
+                self.fmt == "chat" and is_web_search_call(call, self.web_search_names)
+            ):
+                continue
+            if not call.usable:
+                error = call.error()
+                error.result = result
+                raise error
+
     def record(self, calls: Sequence[_Call], outcomes: Sequence[_Outcome | None]) -> None:
         for call, outcome in zip(calls, outcomes, strict=True):
             if call.echo is not None:
@@ -760,6 +780,7 @@ def run_tools(
         result = resource.create(**loop.request())
         results.append(result)
         rounds += 1
+        loop.refuse_unusable(result)
         loop.history.add(result)
         calls = loop.calls(result)
         if not calls:
@@ -783,6 +804,7 @@ async def arun_tools(
         result = await resource.create(**loop.request())
         results.append(result)
         rounds += 1
+        loop.refuse_unusable(result)
         loop.history.add(result)
         calls = loop.calls(result)
         if not calls:

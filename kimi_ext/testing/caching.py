@@ -100,7 +100,7 @@ class PromptCache:
 
         def key(end: int) -> str:
             text = "\0".join((fmt, model, group, canonical([header, turns[:end]])))
-            return hashlib.sha256(text.encode("utf-8")).hexdigest()
+            return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
         # Earlier requests cached their prefixes, which end before one of this request's
         # user turns: the longest such prefix still alive is read, the rest is written.

@@ -15,6 +15,7 @@ tool-call turns, thinking signatures on Messages, tool results matching earlier 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -552,6 +553,26 @@ def _chat_tool_choice(chk: Checker, choice: Any, has_tools: bool) -> None:
     )
 
 
+def _replayable_json(arguments: Any) -> bool:
+    """Replayed tool-call arguments must be valid JSON (strict: raw control characters in
+    strings are refused); an empty string stands for no arguments."""
+    if not isinstance(arguments, str) or not arguments.strip():
+        return True
+    try:
+        json.loads(arguments)
+    except ValueError:
+        return False
+    return True
+
+
+def _no_duplicate_ids(chk: Checker, ids: Sequence[Any]) -> None:
+    seen: set[Any] = set()
+    for call_id in ids:
+        if call_id in seen:
+            raise chk.plain(f"tool call id {call_id} is duplicated")
+        seen.add(call_id)
+
+
 def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
     seen: set[str] = set()
     for i, message in enumerate(messages):
@@ -562,7 +583,18 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
                     "thinking is enabled but reasoning_content is missing in assistant tool "
                     f"call message at index {i}"
                 )
-            seen.update(call["id"] for call in message["tool_calls"])
+            ids = [call["id"] for call in message["tool_calls"]]
+            _no_duplicate_ids(chk, ids)
+            for j, call in enumerate(message["tool_calls"]):
+                function = call.get("function")
+                arguments = function.get("arguments") if isinstance(function, dict) else None
+                if not _replayable_json(arguments):
+                    raise chk.plain(
+                        f"Invalid request: the arguments of tool call {call['id']} are not "
+                        "valid JSON",
+                        param=chk.path("messages", i, "tool_calls", j, "function", "arguments"),
+                    )
+            seen.update(ids)
         elif role == "tool":
             call_id = message["tool_call_id"]
             if call_id not in seen:
@@ -717,13 +749,16 @@ def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier) -> N
         content = message["content"]
         if isinstance(content, str):
             continue
+        _no_duplicate_ids(chk, [b["id"] for b in content if b["type"] == "tool_use"])
         for j, block in enumerate(content):
             at = chk.path("messages", i, "content", j)
             kind = block["type"]
             if kind == "thinking":
+                # Kimi accepts a thinking block without a signature (some gateways stream
+                # none); a signature that is there must match the thinking.
                 signature = block.get("signature")
-                if signature is None:
-                    raise chk.missing(chk.path(at, "signature"))
+                if signature is None or signature == "":
+                    continue
                 if not isinstance(signature, str) or not verify(block["thinking"], signature):
                     raise ServiceError(400, f"{at}: Invalid `signature` in `thinking` block")
             elif kind == "tool_use":
@@ -882,8 +917,14 @@ def _response_item(chk: Checker, item: Any, i: int) -> None:
 
 def _responses_history(chk: Checker, items: list[Any]) -> None:
     pending: list[tuple[str, str]] = []  # (kind, call_id), in order
-    for item in items:
+    for i, item in enumerate(items):
         kind = item.get("type")
+        if kind == "function_call" and not _replayable_json(item["arguments"]):
+            raise chk.plain(
+                f"Invalid request: the arguments of function call {item['call_id']} are not "
+                "valid JSON",
+                param=chk.path("input", i, "arguments"),
+            )
         if kind in ("function_call", "custom_tool_call"):
             pending.append((kind, item["call_id"]))
         elif kind in ("function_call_output", "custom_tool_call_output"):
