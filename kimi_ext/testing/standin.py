@@ -502,7 +502,9 @@ class KimiStandIn:
 
     def sign_thinking(self, thinking: str) -> str:
         """The signature this server gives a thinking block with text ``thinking``."""
-        digest = hmac.new(self._secret, thinking.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
+        digest = hmac.new(
+            self._secret, thinking.encode("utf-8", "surrogatepass"), hashlib.sha256
+        ).digest()
         return "Es" + base64.b64encode(digest).decode("ascii")
 
     def verify_thinking(self, thinking: str, signature: str) -> bool:
