@@ -44,7 +44,15 @@ bench: $(STAMP)
 
 ## The offline end-to-end demo: stand-in server + a scripted session in all three formats.
 ## LIVE=1 (with KIMI_API_KEY set) runs the same session against the real service.
-demo: $(STAMP)
+## It installs only the package itself (its runtime dependencies), not the dev tools.
+DEMO_STAMP := $(VENV)/.installed-demo
+
+$(DEMO_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e .
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m kimi_ext.demo $(if $(LIVE),--live,)
 
 clean:

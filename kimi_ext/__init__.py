@@ -1,9 +1,24 @@
 """kimi-ext: a fast, correct client for Kimi K3.1 Pro in all three wire formats.
 
-from kimi_ext import Kimi
-client = Kimi()
-print(client.messages.create(model="kimi-k3.1-pro", max_tokens=256,
-                             messages=[{"role": "user", "content": "Hi"}]).text)
+::
+
+    from kimi_ext import Kimi
+
+    client = Kimi()  # KIMI_API_KEY; KIMI_BASE_URL or https://direct.evolink.ai
+    print(client.messages.create(model="kimi-k3.1-pro", max_tokens=256,
+                                 messages=[{"role": "user", "content": "Hi"}]).text)
+
+What is here:
+
+- :class:`Kimi` and :class:`AsyncKimi`: ``client.chat.completions``, ``client.messages`` and
+  ``client.responses``, each with ``create``, ``stream``, ``parse`` (structured output into
+  a dataclass, TypedDict or pydantic model) and ``run_tools``.
+- :class:`ChatHistory`, :class:`MessagesHistory`, :class:`ResponsesHistory`: conversations
+  that keep reasoning, signatures and tool-call ids exactly as received.
+- :func:`tool`, :func:`web_search_echo`, :func:`resume`, :func:`usage_of`,
+  :func:`normalize_effort`; ``kimi_ext.images`` for image parts.
+- Errors, all subclasses of :class:`KimiError`.
+- ``kimi_ext.testing``: an offline stand-in server; ``kimi``: the command line.
 """
 
 from __future__ import annotations
@@ -23,10 +38,12 @@ from .errors import (
     AuthenticationError,
     BadRequestError,
     ClientConfigError,
+    ClientStateError,
     ConflictError,
     HistoryError,
     IncompleteStreamError,
     InternalServerError,
+    InvalidToolCallError,
     KimiError,
     NotFoundError,
     PermissionDeniedError,
@@ -34,6 +51,7 @@ from .errors import (
     RateLimitError,
     RequestValidationError,
     StructuredOutputError,
+    ToolDefinitionError,
     UnprocessableEntityError,
 )
 from .history import ChatHistory, MessagesHistory, ResponsesHistory
@@ -56,12 +74,14 @@ __all__ = [
     "ChatCompletion",
     "ChatHistory",
     "ClientConfigError",
+    "ClientStateError",
     "ConflictError",
     "ContinuedChatCompletion",
     "ContinuedMessage",
     "HistoryError",
     "IncompleteStreamError",
     "InternalServerError",
+    "InvalidToolCallError",
     "Kimi",
     "KimiError",
     "Message",
@@ -76,6 +96,7 @@ __all__ = [
     "StructuredOutputError",
     "Tool",
     "ToolCall",
+    "ToolDefinitionError",
     "ToolRun",
     "UnprocessableEntityError",
     "Usage",

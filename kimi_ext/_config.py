@@ -17,3 +17,14 @@ DEFAULT_MAX_RETRIES = 2
 
 ENV_API_KEY = "KIMI_API_KEY"
 ENV_BASE_URL = "KIMI_BASE_URL"
+
+# Reasoning streams last minutes and batch jobs open many at once: httpx's default pool of
+# 100 connections would make the 101st call wait for a free one (and time out). Change it
+# with ``Kimi(limits=httpx.Limits(...))``.
+DEFAULT_LIMITS = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+
+# The most a success body (decompressed) or a single SSE line may hold, in bytes:
+# ``Kimi(max_body_size=...)``. It guards against decompression bombs, not real answers.
+DEFAULT_MAX_BODY_SIZE = 64 * 1024 * 1024
+# How much of an error body is read; the rest is dropped (the message says so).
+MAX_ERROR_BODY = 1024 * 1024

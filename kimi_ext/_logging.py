@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import logging
 import os
+import weakref
 from collections.abc import Iterable
+from typing import Any
+
+from .errors import searched_key
 
 logger = logging.getLogger("kimi_ext")
 
@@ -27,9 +31,47 @@ def setup_from_env() -> None:
         logger.addHandler(handler)
 
 
-def redact_headers(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """A copy of ``headers`` safe to log."""
+class _RedactKeys(logging.Filter):
+    """Redacts the keys of live clients from records of httpcore's debug trace, which
+    prints response heads verbatim (a server may echo the key in a header)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        changed = message
+        for secret in list(self.secrets):
+            value = searched_key(secret)
+            if value:
+                changed = changed.replace(value, "<redacted>")
+        if changed is not message and changed != message:
+            record.msg, record.args = changed, ()
+        return True
+
+
+_FILTER = _RedactKeys()
+_TRACE_LOGGERS = ("httpcore.http11", "httpcore.http2", "httpcore.connection", "httpcore.proxy")
+
+
+def watch_secret(secret: Any) -> None:
+    """Keep ``secret`` (a ``_Secret``) out of httpcore's debug log while it lives."""
+    if not _FILTER.secrets:
+        for name in _TRACE_LOGGERS:
+            trace = logging.getLogger(name)
+            if _FILTER not in trace.filters:
+                trace.addFilter(_FILTER)
+    _FILTER.secrets.add(secret)
+
+
+def redact_headers(headers: Iterable[tuple[str, str]], secret: Any = None) -> dict[str, str]:
+    """A copy of ``headers`` safe to log: credential headers, and any value that contains
+    ``secret`` (a server may echo the key in a response header), become ``<redacted>``."""
+    value = searched_key(secret)
     return {
-        name: ("<redacted>" if name.lower() in SENSITIVE_HEADERS else value)
-        for name, value in headers
+        name: (
+            "<redacted>" if name.lower() in SENSITIVE_HEADERS or (value and value in text) else text
+        )
+        for name, text in headers
     }

@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +26,9 @@ from .errors import RequestValidationError
 from .validation import validate_chat, validate_messages, validate_responses
 
 # Options that shape the call, never sent as body fields.
-CLIENT_OPTIONS = frozenset({"effort", "extra_body", "extra_headers", "timeout", "max_retries"})
+CLIENT_OPTIONS = frozenset(
+    {"effort", "extra_body", "extra_headers", "timeout", "max_retries", "deadline"}
+)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,11 @@ class Prepared:
     timeout: httpx.Timeout | float | object | None
     max_retries: int | None
     stream: bool
+    deadline: float | object | None = None  # UNSET_TIMEOUT: the client's
+
+    def __repr__(self) -> str:
+        # Not the headers (extra_headers may carry credentials) nor the body.
+        return f"Prepared({self.method} {self.path}, {len(self.content)} bytes)"
 
 
 _ROUTES: dict[str, tuple[str, str, dict[str, str]]] = {}
@@ -98,18 +106,28 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
 
     Raises RequestValidationError (and sends nothing) when a documented rule is broken.
     """
-    body = build_body(endpoint, params, stream=stream)
     try:
-        content = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise RequestValidationError(
-            "body", type(exc).__name__, f"is not valid JSON: {exc}"
-        ) from None
+        body = build_body(endpoint, params, stream=stream)
+    except (RecursionError, UnicodeEncodeError):
+        # Absurdly deep input, or a lone surrogate a rule measured in UTF-8, met while
+        # validating: name where it is.
+        raise _json_problem({k: v for k, v in params.items() if k not in CLIENT_OPTIONS}) from None
+    try:
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        # The fast encoder failed: walk the body (slowly, once) to name the value.
+        raise _json_problem(body) from None
+    try:
+        content = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (half of a pair, as a server once sent it): UTF-8 cannot carry
+        # it, JSON's \u escapes can, so the history stays sendable exactly as received.
+        content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
     limit = contract(endpoint.name).max_body_bytes
-    if limit is not None and len(content) > limit // 4 and len(content.encode("utf-8")) > limit:
+    if limit is not None and len(content) > limit:
         raise RequestValidationError(
             "body",
-            f"<{len(content.encode('utf-8')):,} bytes>",
+            f"<{len(content):,} bytes>",
             f"the request body may be at most {limit:,} bytes (the service's limit)",
         )
     route = _ROUTES.get(endpoint.name)
@@ -124,12 +142,92 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
         method=method,
         path=path,
         headers=headers,
-        content=content.encode("utf-8"),
+        content=content,
         body=body,
         timeout=params.get("timeout", UNSET_TIMEOUT),
         max_retries=params.get("max_retries"),
         stream=bool(body.get("stream")),
+        deadline=params.get("deadline", UNSET_TIMEOUT),
     )
+
+
+# Deeper than this, a body is refused (json and the validators recurse per level).
+MAX_DEPTH = 500
+
+
+def _json_problem(body: Any) -> RequestValidationError:
+    """The error naming the first value of ``body`` that is not JSON: its path and type.
+
+    Iterative, so it works on input too deep for the recursive encoder.
+    """
+    stack: list[tuple[Any, str, int, tuple[int, ...]]] = [(body, "", 0, ())]
+    while stack:
+        value, path, depth, parents = stack.pop()
+        where = path.lstrip(".") or "body"
+        if depth > MAX_DEPTH:
+            return RequestValidationError(
+                _short_path(where), type(value).__name__,
+                f"is nested more than {MAX_DEPTH} levels deep; JSON this deep is refused",
+            )  # fmt: skip
+        if value is None or isinstance(value, bool | int):
+            continue
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return RequestValidationError(
+                    where, value, f"a {type(value).__name__} NaN or Infinity is not a JSON number"
+                )
+            continue
+        if isinstance(value, str):
+            if _has_lone_surrogate(value):
+                return RequestValidationError(
+                    where, value, "a str with a lone surrogate, which UTF-8 cannot encode"
+                )
+            continue
+        if isinstance(value, dict | list | tuple):
+            if id(value) in parents:
+                return RequestValidationError(
+                    where, type(value).__name__, "is circular: it contains itself"
+                )
+            inner = (*parents, id(value))
+            if isinstance(value, dict):
+                items: list[tuple[str, Any]] = []
+                for key, item in value.items():
+                    if isinstance(key, str):
+                        if _has_lone_surrogate(key):
+                            return RequestValidationError(
+                                f"{where}[{key!r}]", key,
+                                "the key contains a lone surrogate, which UTF-8 cannot encode",
+                            )  # fmt: skip
+                        items.append((f"{path}.{key}", item))
+                    elif key is None or isinstance(key, int | float):
+                        items.append((f"{path}[{key!r}]", item))
+                    else:
+                        return RequestValidationError(
+                            f"{where}[{key!r}]", type(key).__name__,
+                            "a JSON object key must be a string",
+                        )  # fmt: skip
+            else:
+                items = [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+            stack.extend((item, p, depth + 1, inner) for p, item in reversed(items))
+            continue
+        return RequestValidationError(
+            where, type(value).__name__,
+            f"a {type(value).__name__} is not a JSON value (use str, int, float, bool, None, "
+            "dict or list)",
+        )  # fmt: skip
+    return RequestValidationError("body", type(body).__name__, "cannot be encoded as JSON")
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _short_path(path: str) -> str:
+    return path if len(path) <= 120 else f"{path[:100]}...({path.count('[')} levels)"
 
 
 def build_body(
@@ -169,10 +267,14 @@ def _check_options(params: Mapping[str, Any]) -> None:
             raise RequestValidationError(name, value, "must be a dict")
     headers = params.get("extra_headers") or {}
     for key, value in headers.items():
-        if not isinstance(key, str) or not isinstance(value, str):
-            raise RequestValidationError(
-                f"extra_headers[{key!r}]", value, "header names and values must be strings"
-            )
+        check_header("extra_headers", key, value)
+    deadline = params.get("deadline")
+    if deadline is not None and (
+        isinstance(deadline, bool)
+        or not isinstance(deadline, int | float)
+        or not 0 < deadline < math.inf
+    ):
+        raise RequestValidationError("deadline", deadline, "must be seconds > 0 (a number) or None")
     timeout = params.get("timeout")
     if timeout is not None and not isinstance(timeout, httpx.Timeout):
         if isinstance(timeout, bool) or not isinstance(timeout, int | float):
@@ -186,6 +288,39 @@ def _check_options(params: Mapping[str, Any]) -> None:
         isinstance(retries, bool) or not isinstance(retries, int) or retries < 0
     ):
         raise RequestValidationError("max_retries", retries, "must be an integer >= 0")
+
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_FIELD_VALUE = re.compile(r"[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?")
+
+
+def check_header(where: str, name: Any, value: Any) -> None:
+    """Raise RequestValidationError unless ``name: value`` can be sent as an HTTP header
+    as it is (a token name; a visible-ASCII value without CR, LF or edge whitespace)."""
+    field = f"{where}[{name!r}]"
+    if not isinstance(name, str) or not isinstance(value, str):
+        raise RequestValidationError(field, value, "header names and values must be strings")
+    if not _TOKEN.fullmatch(name):
+        raise RequestValidationError(
+            field, name, "a header name must be ASCII letters, digits or !#$%&'*+-.^_`|~"
+        )
+    if value and not _FIELD_VALUE.fullmatch(value):
+        bad = next(
+            (f"U+{ord(c):04X} at {i}" for i, c in enumerate(value) if not " " <= c <= "~"),
+            "whitespace at an end",
+        )
+        raise RequestValidationError(
+            field,
+            _masked(name, value),
+            f"a header value must be visible ASCII without CR, LF or whitespace at the ends "
+            f"(found {bad}); nothing was sent",
+        )
+
+
+def _masked(name: str, value: str) -> str:
+    """What an error may show of a header value: not a credential's."""
+    sensitive = any(word in name.lower() for word in ("auth", "key", "token", "secret"))
+    return "<redacted>" if sensitive else value
 
 
 def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None:
@@ -215,7 +350,9 @@ def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None
             )
         parent[path[-1]] = level
     elif native is not None:
-        parent[path[-1]] = normalize_effort(native, model=model, field=field_name, fmt=endpoint.name)
+        parent[path[-1]] = normalize_effort(
+            native, model=model, field=field_name, fmt=endpoint.name
+        )
 
 
 class _NoBody:

@@ -9,16 +9,18 @@ How chunks are merged (the ways Kimi and its gateways really stream):
 
 * ``content`` and ``reasoning_content`` fragments are joined once at the end.
   ``reasoning_content`` is present in the result whenever the server sent it, even as
-  ``""``. ``content`` is None when no non-empty content arrived and there were tool calls,
-  else the joined string.
+  ``""``. ``content`` is None when no non-empty content arrived and there were tool calls
+  or a ``refusal`` (as in the non-streamed reply), else the joined string.
 * Tool calls are merged by ``index``; when ``index`` is missing or null the call ``id``
   decides, and a fragment with neither continues the last call. A known ``index`` with a
   different non-empty ``id`` starts a new call (some gateways send index 0 for every
   call). Name fragments are concatenated, argument fragments joined exactly as sent.
 * ``usage`` is taken from wherever it arrives: the final usage chunk (empty ``choices``)
   or ``choices[i].usage``; it is reported as the result's top-level ``usage``.
-* ``data: [DONE]`` ends the stream. A ``finish_reason`` without ``[DONE]`` is accepted
-  only if the body then ends cleanly.
+* ``data: [DONE]`` ends the stream. A stream that ends cleanly after a ``finish_reason``
+  without ``[DONE]`` is accepted as complete, and says so: the completion's
+  ``done_missing`` is True (its ``usage`` is then often None: the final usage chunk, if
+  any, comes just before ``[DONE]``). Any other end raises IncompleteStreamError.
 * A chunk with an ``error`` object and no choices (or an SSE ``event: error``) raises the
   matching :class:`~kimi_ext.errors.APIStatusError`.
 """
@@ -26,6 +28,8 @@ How chunks are merged (the ways Kimi and its gateways really stream):
 from __future__ import annotations
 
 from typing import Any, ClassVar
+
+import httpx
 
 from .results import ChatCompletion
 from .streaming import (
@@ -185,7 +189,7 @@ class _Choice:
 
     def build(self) -> dict[str, Any]:
         content: str | None = self.content.join()
-        if not content and self.calls:
+        if not content and (self.calls or "refusal" in self.extra_message):
             content = None
         message: dict[str, Any] = {"role": self.role or "assistant", "content": content}
         if self.reasoning_seen:
@@ -315,6 +319,12 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
 
     def complete_at_eof(self) -> bool:
         return self.terminal or self.finished
+
+    def result(self, response: httpx.Response | None) -> ChatCompletion:
+        out = super().result(response)
+        # Flag a stream that ended after its finish_reason but without [DONE].
+        out._done_missing = self.finished and not self.terminal
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         out = dict(self._top)

@@ -5,7 +5,16 @@
     kimi chat --load talk.json "And with retries?"             # resume a saved conversation
     kimi stand-in --port 8765                                  # offline server for tests
 
-Every error class has its own exit code (see ``EXIT_CODES``) and a one-line message.
+Every error class has its own exit code (see ``EXIT_CODES``) and a one-line message that
+names CLI flags and environment variables (``--api-key`` / ``KIMI_API_KEY``...).
+
+Output contract: stdout carries only the answer (or, with ``--json``, the whole result as
+one JSON document per turn). When stdout is a terminal the reasoning is shown there too,
+dimmed; otherwise it goes to stderr (or nowhere with ``--hide-reasoning``). The usage line,
+banner and messages always go to stderr.
+
+Interactive sessions (no prompt, stdin a terminal) use readline for line editing and
+history, and understand ``/help``, ``/exit``, ``/save``, ``/effort`` and ``/model``.
 """
 
 from __future__ import annotations
@@ -14,15 +23,21 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import errors
+import httpx
+
+from . import __version__, errors
+from ._config import ENV_API_KEY, ENV_BASE_URL
 from .client import Kimi
+from .effort import normalize_effort
 from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
 from .results import Result
+from .sending import is_loopback
 from .structured import parse_result, place_schema
 from .usage import Usage
 
@@ -56,10 +71,13 @@ EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
     (errors.KimiError, 1),
 )
 EXIT_INTERRUPTED = 130
+EXIT_USAGE = 2  # argparse's own code for a bad command line
+EXIT_STANDIN = 7  # `kimi stand-in` could not listen on its port
 SAVE_VERSION = 1
 
 
 def exit_code(error: BaseException) -> int:
+    """The exit code of ``error``: that of the narrowest class in ``EXIT_CODES``."""
     for cls, code in EXIT_CODES:
         if isinstance(error, cls):
             return code
@@ -67,17 +85,20 @@ def exit_code(error: BaseException) -> int:
 
 
 class Style:
-    """Terminal styling: dim reasoning on a terminal, labelled sections elsewhere."""
+    """Where reasoning goes, and how it is marked: dimmed on a terminal, between
+    ``[reasoning]`` and a blank line on a stream that is not one."""
 
     def __init__(self, out: TextIO, tty: bool) -> None:
         self.out = out
         self.tty = tty
 
     def reasoning_start(self) -> str:
+        """What opens a reasoning section."""
         return "\x1b[2m" if self.tty else "[reasoning]\n"
 
     def reasoning_end(self) -> str:
-        return "\x1b[0m\n" if self.tty else "\n[answer]\n"
+        """What closes a reasoning section."""
+        return "\x1b[0m\n" if self.tty else "\n\n"
 
 
 class Thinking:
@@ -85,27 +106,30 @@ class Thinking:
 
     FRAMES = "|/-\\"
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, stream: TextIO | None = None) -> None:
         self.enabled = enabled
+        self.stream = stream or sys.stderr
         self.started = time.monotonic()
         self.last = 0.0
         self.shown = False
         self.frame = 0
 
     def tick(self) -> None:
+        """Advance the indicator (at most ten times a second)."""
         now = time.monotonic()
         if not self.enabled or now - self.last < 0.1:
             return
         self.last = now
         self.frame = (self.frame + 1) % len(self.FRAMES)
-        sys.stderr.write(f"\rthinking {self.FRAMES[self.frame]} {now - self.started:4.0f}s")
-        sys.stderr.flush()
+        self.stream.write(f"\rthinking {self.FRAMES[self.frame]} {now - self.started:4.0f}s")
+        self.stream.flush()
         self.shown = True
 
     def clear(self) -> None:
+        """Erase the indicator line, if it is shown."""
         if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
             self.shown = False
 
 
@@ -119,6 +143,7 @@ def usage_line(usage: Usage) -> str:
 
 
 def new_history(fmt: str, system: str | None) -> History:
+    """An empty history of ``fmt`` with its system prompt / instructions."""
     if fmt == "chat":
         return ChatHistory(system=system)
     if fmt == "messages":
@@ -142,20 +167,62 @@ def load_conversation(path: Path) -> tuple[str, History]:
 
 
 def save_conversation(path: Path, fmt: str, history: History) -> None:
+    """Write ``history`` to ``path`` (atomically) in the format ``--load`` reads."""
     data = {"version": SAVE_VERSION, "format": fmt, "history": history.dumps()}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)  # never leave a half-written file behind
 
 
+def api_key_of(args: argparse.Namespace) -> str:
+    """The key from ``--api-key`` or ``$KIMI_API_KEY``; a CLI-worded error without one."""
+    key = args.api_key or os.environ.get(ENV_API_KEY)
+    if not key:
+        raise errors.ClientConfigError(
+            f"no API key: set the {ENV_API_KEY} environment variable (or pass --api-key); "
+            "for the offline stand-in use the key `kimi stand-in` prints"
+        )
+    return key
+
+
+def base_url_of(args: argparse.Namespace) -> str | None:
+    """``--base-url`` or ``$KIMI_BASE_URL`` (None: the default address), checked here so the
+    error names the flag or variable it came from."""
+    url = args.base_url or os.environ.get(ENV_BASE_URL)
+    if not url:
+        return None
+    source = "--base-url" if args.base_url else ENV_BASE_URL
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise errors.ClientConfigError(f"{source} {url!r}: not a URL ({exc})") from None
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        raise errors.ClientConfigError(
+            f"{source} {url!r}: must be an https:// address (or http:// to this machine, "
+            "e.g. http://127.0.0.1:8765 for `kimi stand-in --port 8765`)"
+        )
+    if parsed.scheme == "http" and not args.allow_insecure_http and not is_loopback(parsed.host):
+        raise errors.ClientConfigError(
+            f"{source} {url!r}: plain http would send the API key unencrypted; use https, "
+            "or add --allow-insecure-http if you really mean it"
+        )
+    return url
+
+
 class ChatSession:
     """One conversation: sends turns, prints them, keeps and saves the history."""
 
-    def __init__(self, args: argparse.Namespace, out: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, out: TextIO, err: TextIO | None = None) -> None:
         self.args = args
         self.out = out
+        self.err = err or sys.stderr
         self.tty = out.isatty()
-        self.style = Style(out, self.tty)
+        # On a terminal the reasoning shares the screen with the answer; otherwise it goes
+        # to stderr, so that stdout is the answer alone (`kimi chat ... > out.json`).
+        self.reasoning_out = out if self.tty else self.err
+        self.style = Style(self.reasoning_out, self.reasoning_out.isatty())
+        self.save_path: Path | None = Path(args.save) if args.save else None
+        self.saved = False  # whether this session wrote save_path
         if args.load:
             self.fmt, self.history = load_conversation(Path(args.load))
             if args.format_given and args.format != self.fmt:
@@ -164,6 +231,8 @@ class ChatSession:
                 )
         else:
             self.fmt, self.history = args.format, new_history(args.format, args.system)
+        self.model: str = args.model
+        self.effort: str | None = args.effort
         self.schema: Any = None
         if args.json_schema:
             try:
@@ -171,12 +240,17 @@ class ChatSession:
             except (OSError, ValueError) as exc:
                 raise errors.ClientConfigError(f"--json-schema {args.json_schema}: {exc}") from None
         self.client = Kimi(
-            base_url=args.base_url, max_retries=args.max_retries, timeout=args.timeout
+            api_key=api_key_of(args),
+            base_url=base_url_of(args),
+            max_retries=args.max_retries,
+            timeout=args.timeout,
+            allow_insecure_http=args.allow_insecure_http,
         )
 
     def params(self) -> dict[str, Any]:
+        """The request of the next turn, in this session's format."""
         a = self.args
-        params: dict[str, Any] = {"model": a.model, "effort": a.effort}
+        params: dict[str, Any] = {"model": self.model, "effort": self.effort}
         limit = a.max_tokens
         if self.fmt == "chat":
             params["messages"] = self.history
@@ -194,6 +268,7 @@ class ChatSession:
         return params
 
     def resource(self) -> Any:
+        """The client resource of this session's format."""
         c = self.client
         return {"chat": c.chat.completions, "messages": c.messages, "responses": c.responses}[
             self.fmt
@@ -211,19 +286,44 @@ class ChatSession:
         self.history.add(result)
         if self.schema is not None:
             parse_result(result, self.schema)  # raises StructuredOutputError
-        print(usage_line(result.usage), file=sys.stderr)
-        if self.args.save:
-            save_conversation(Path(self.args.save), self.fmt, self.history)
+        if self.args.json:
+            self.out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+            self.out.flush()
+        print(usage_line(result.usage), file=self.err)
+        if self.save_path is not None:
+            self.save(self.save_path)
         return result
+
+    def save(self, path: Path) -> None:
+        """Save the conversation to ``path`` now."""
+        save_conversation(path, self.fmt, self.history)
+        self.saved = self.saved or path == self.save_path
+
+    def interrupted_message(self) -> str:
+        """What Ctrl-C during a turn leaves behind, saying only what is true."""
+        path = self.save_path
+        if path is None:
+            return "interrupted"
+        if self.saved:
+            return (
+                f"interrupted; {path} holds the conversation up to the last complete answer "
+                "(the interrupted turn is not in it)"
+            )
+        if path.exists():
+            return f"interrupted; {path} was not changed (no answer was complete)"
+        return f"interrupted; nothing was saved to {path} (no answer was complete)"
 
     def _send(self) -> Result:
         resource = self.resource()
         if self.args.no_stream:
             result: Result = resource.create(**self.params())
+            if self.args.json:
+                return result
             if result.reasoning and not self.args.hide_reasoning:
-                self.out.write(
+                self.reasoning_out.write(
                     self.style.reasoning_start() + result.reasoning + self.style.reasoning_end()
                 )
+                self.reasoning_out.flush()
             self.out.write(result.text + "\n")
             self.out.flush()
             return result
@@ -233,10 +333,11 @@ class ChatSession:
             return final
 
     def _print_stream(self, fragments: Any) -> None:
-        hide = self.args.hide_reasoning
-        thinking = Thinking(enabled=hide and sys.stderr.isatty())
+        quiet = self.args.json  # the JSON document is printed once the result is complete
+        hide = self.args.hide_reasoning or quiet
+        thinking = Thinking(enabled=hide and self.err.isatty(), stream=self.err)
         in_reasoning = False
-        write, flush = self.out.write, self.out.flush
+        out, rout = self.out, self.reasoning_out
         try:
             for kind, text in fragments:
                 if kind == "reasoning":
@@ -244,63 +345,257 @@ class ChatSession:
                         thinking.tick()
                         continue
                     if not in_reasoning:
-                        write(self.style.reasoning_start())
+                        rout.write(self.style.reasoning_start())
                         in_reasoning = True
-                    write(text)
+                    rout.write(text)
+                    rout.flush()
                 else:
                     thinking.clear()
                     if in_reasoning:
-                        write(self.style.reasoning_end())
+                        rout.write(self.style.reasoning_end())
+                        rout.flush()
                         in_reasoning = False
-                    write(text)
-                flush()
+                    if not quiet:
+                        out.write(text)
+                        out.flush()
         finally:
             thinking.clear()
             if in_reasoning:
-                write(self.style.reasoning_end())
-            write("\n")
-            flush()
+                rout.write(self.style.reasoning_end())
+                rout.flush()
+            if not quiet:
+                out.write("\n")
+                out.flush()
 
     def close(self) -> None:
+        """Close the client."""
         self.client.close()
 
 
-def run_chat(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
-    session = ChatSession(args, out)
-    try:
-        if args.prompt:
-            session.turn(" ".join(args.prompt), args.image)
-            return 0
-        interactive = stdin.isatty()
-        images = list(args.image)  # attached to the first turn only
+PROMPT = "you> "
+HELP = """commands:
+  /help              this list
+  /exit              leave (also: exit, quit, Ctrl-D)
+  /save [FILE]       save the conversation now (to FILE, or the --save file); with FILE,
+                     it is saved there after every later turn too
+  /effort [LEVEL]    show or set the effort: low, high, max (aliases: medium, xhigh,
+                     minimal, none)
+  /model [NAME]      show or set the model (kimi-k3.1-pro, kimi-k3.1-pro-highspeed, kimi-k3)
+start a message with // to send one that begins with /"""
+
+
+class Repl:
+    """The interactive loop: reads lines (with readline on a terminal), runs commands, sends
+    the rest as turns. Without a terminal it reads lines from stdin and sends each one."""
+
+    def __init__(self, session: ChatSession, stdin: TextIO, images: Sequence[str]) -> None:
+        self.session = session
+        self.stdin = stdin
+        self.err = session.err
+        self.interactive = stdin.isatty()
+        # input() edits with readline only when both ends are this process's terminal.
+        self.readline = self.interactive and stdin is sys.stdin and sys.stdout.isatty()
+        if self.readline:
+            import readline  # noqa: F401 - importing it gives input() editing and history
+        self.images = list(images)  # attached to the first turn only
+
+    def banner(self) -> str:
+        """The one line shown when an interactive session starts."""
+        s = self.session
+        effort = s.effort or "max (default)"
+        return (
+            f"kimi {__version__} · {s.model} · {s.fmt} · effort {effort} · "
+            "/help for commands, /exit or Ctrl-D to leave"
+        )
+
+    def read(self) -> str | None:
+        """The next line, or None at end of input (Ctrl-D)."""
+        if self.readline:
+            try:
+                return input(PROMPT)
+            except EOFError:
+                sys.stdout.write("\n")  # leave the terminal on a fresh line
+                sys.stdout.flush()
+                return None
+        if self.interactive:
+            self.err.write(PROMPT)
+            self.err.flush()
+        line = self.stdin.readline()
+        if not line:
+            if self.interactive:
+                self.err.write("\n")
+            return None
+        return line
+
+    def run(self) -> int:
+        """Run until /exit or end of input; returns the exit code."""
+        if self.interactive:
+            print(self.banner(), file=self.err, flush=True)
         while True:
-            if interactive:
-                out.write("you> ")
-                out.flush()
-            line = stdin.readline()
-            if not line:
+            try:
+                line = self.read()
+            except KeyboardInterrupt:  # at the prompt: drop the line, as shells do
+                print("\n(/exit or Ctrl-D to leave)", file=self.err, flush=True)
+                continue
+            if line is None:
                 return 0
             text = line.strip()
             if not text:
                 continue
-            if text in ("/exit", "/quit"):
+            if self.interactive and text in ("exit", "quit"):
                 return 0
-            session.turn(text, images)
-            images = []
+            if text.startswith("/") and not text.startswith("//"):
+                if self.command(text) == "exit":
+                    return 0
+                continue
+            if text.startswith("//"):
+                text = text[1:]
+            try:
+                self.session.turn(text, self.images)
+            except errors.KimiError as exc:
+                if not self.interactive:
+                    raise
+                # A terminal session goes on after a failed turn (an unanswered turn is
+                # not kept in the history).
+                print(f"kimi: {type(exc).__name__}: {one_line(str(exc))}", file=self.err)
+                continue
+            self.images = []
+
+    def command(self, text: str) -> str | None:
+        """Run one /command; returns "exit" for /exit."""
+        name, _, rest = text.partition(" ")
+        rest = rest.strip()
+        s, say = self.session, self._say
+        if name in ("/exit", "/quit"):
+            return "exit"
+        if name == "/help":
+            say(HELP)
+        elif name == "/save":
+            if not rest and s.save_path is None:
+                say("usage: /save FILE (or start with --save FILE)")
+                return None
+            path = Path(rest) if rest else s.save_path
+            assert path is not None
+            if rest:
+                s.save_path, s.saved = path, False
+            try:
+                s.save(path)
+            except OSError as exc:
+                say(f"/save {path}: {exc.strerror or exc}")
+                return None
+            say(f"saved to {path}")
+        elif name == "/effort":
+            if not rest:
+                say(f"effort: {s.effort or 'max (default)'}")
+                return None
+            try:
+                level = normalize_effort(rest, model=s.model)
+            except errors.RequestValidationError as exc:
+                say(f"/effort {rest}: {exc.rule}")
+                return None
+            s.effort = level
+            say(f"effort: {level}")
+        elif name == "/model":
+            if rest:
+                s.model = rest
+            say(f"model: {s.model}")
+        else:
+            say(f"unknown command {name} (/help lists the commands)")
+        return None
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.err, flush=True)
+
+
+def run_chat(
+    args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO | None = None
+) -> int:
+    """Run ``kimi chat``: one turn with a prompt, else the interactive loop."""
+    session = ChatSession(args, out, err)
+    try:
+        if args.prompt:
+            session.turn(" ".join(args.prompt), args.image)
+            return 0
+        return Repl(session, stdin, args.image).run()
+    except KeyboardInterrupt:
+        print("\n" + session.interrupted_message(), file=session.err, flush=True)
+        return EXIT_INTERRUPTED
     finally:
         session.close()
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0-65535 (0: any free port), not {value}")
+    return value
+
+
+STANDIN_HOWTO = """\
+offline, with no key and no network:
+  kimi stand-in --port 8765                  # in one terminal; prints its address and key
+  KIMI_API_KEY=test-key kimi chat --base-url http://127.0.0.1:8765 "Hello"   # in another"""
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The ``kimi`` argument parser (``chat`` and ``stand-in``)."""
     parser = argparse.ArgumentParser(
         prog="kimi",
         description="Talk to Kimi K3.1 Pro (key from KIMI_API_KEY), or run the offline stand-in.",
-        epilog="exit codes: "
-        + ", ".join(f"{code} {cls.__name__}" for cls, code in EXIT_CODES)
-        + f", {EXIT_INTERRUPTED} interrupted",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=STANDIN_HOWTO
+        + "\n\n"
+        + textwrap.fill(
+            "exit codes: "
+            + ", ".join(f"{code} {cls.__name__}" for cls, code in EXIT_CODES)
+            + f", {EXIT_USAGE} usage error, {EXIT_STANDIN} stand-in port unavailable, "
+            f"{EXIT_INTERRUPTED} interrupted",
+            width=88,
+        ),
     )
+    parser.add_argument("--version", action="version", version=f"kimi {__version__} (kimi-ext)")
     sub = parser.add_subparsers(dest="command", required=True)
-    chat = sub.add_parser("chat", help="ask once (with a prompt) or talk interactively")
+    chat = sub.add_parser(
+        "chat",
+        help="ask once (with a prompt) or talk interactively",
+        description="Ask once (with a prompt) or talk interactively (without one). stdout "
+        "carries only the answer; reasoning goes there too on a terminal, else to stderr.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=STANDIN_HOWTO,
+    )
     chat.add_argument("prompt", nargs="*", help="the message; omit it for an interactive session")
     chat.add_argument(
         "--format", choices=FORMATS, default=None, help="wire format (default messages)"
@@ -311,25 +606,60 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--system", default=None, help="system prompt / instructions")
     chat.add_argument(
-        "--max-tokens", type=int, default=None, help="output limit, reasoning included"
+        "--max-tokens", type=_positive_int, default=None, help="output limit, reasoning included"
     )
     chat.add_argument(
         "--json-schema", metavar="FILE", help="structured output: the answer must match it"
+    )
+    chat.add_argument(
+        "--json", action="store_true", help="print each whole result as one JSON document"
     )
     chat.add_argument(
         "--image", metavar="FILE", action="append", default=[], help="attach an image (repeatable)"
     )
     chat.add_argument("--no-stream", action="store_true", help="wait for the whole answer")
     chat.add_argument("--hide-reasoning", action="store_true", help="do not print the reasoning")
-    chat.add_argument("--base-url", default=None, help="API address (default from KIMI_BASE_URL)")
-    chat.add_argument("--max-retries", type=int, default=2)
-    chat.add_argument("--timeout", type=float, default=900.0, help="read timeout in seconds")
+    chat.add_argument(
+        "--api-key",
+        default=None,
+        help=f"the API key (default ${ENV_API_KEY}; prefer the variable: "
+        "other users can see command lines)",
+    )
+    chat.add_argument(
+        "--base-url", default=None, help=f"API address (default ${ENV_BASE_URL}, else evolink)"
+    )
+    chat.add_argument(
+        "--allow-insecure-http",
+        action="store_true",
+        help="allow a plain http:// --base-url that is not this machine",
+    )
+    chat.add_argument("--max-retries", type=_non_negative_int, default=2)
+    chat.add_argument("--timeout", type=_seconds, default=900.0, help="timeout in seconds")
     chat.add_argument("--save", metavar="FILE", help="save the conversation after every turn")
     chat.add_argument("--load", metavar="FILE", help="continue a conversation saved with --save")
-    standin = sub.add_parser("stand-in", help="run the offline Kimi stand-in in the foreground")
-    standin.add_argument("--port", type=int, default=0, help="port (0: any free port)")
+    standin = sub.add_parser(
+        "stand-in",
+        help="run the offline Kimi stand-in in the foreground",
+        description="Run the offline Kimi stand-in on 127.0.0.1 until Ctrl-C.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=STANDIN_HOWTO,
+    )
+    standin.add_argument("--port", type=_port, default=0, help="port (0: any free port)")
     standin.add_argument("--api-key", default="test-key", help="the key it accepts")
     return parser
+
+
+def run_standin(args: argparse.Namespace) -> int:
+    """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
+    from .testing import serve_forever
+
+    try:
+        serve_forever(port=args.port, api_key=args.api_key)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        print(f"kimi: stand-in: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
+        return EXIT_STANDIN
+    return 0
 
 
 def main(
@@ -342,29 +672,30 @@ def main(
     """Entry point of the ``kimi`` console script."""
     args = build_parser().parse_args(argv)
     if args.command == "stand-in":
-        from .testing import serve_forever
-
-        serve_forever(port=args.port, api_key=args.api_key)
-        return 0
+        code = run_standin(args)
+        exit(code)
+        return code
     args.format_given = args.format is not None
     args.format = args.format or "messages"
     code = 0
     try:
         code = run_chat(args, stdin or sys.stdin, out or sys.stdout)
     except KeyboardInterrupt:
-        print(
-            "\ninterrupted" + (f"; conversation kept in {args.save}" if args.save else ""),
-            file=sys.stderr,
-        )
+        print("\ninterrupted", file=sys.stderr)
         code = EXIT_INTERRUPTED
     except errors.KimiError as exc:
-        print(f"kimi: {type(exc).__name__}: {one_line(str(exc))}", file=sys.stderr)
+        # The key never reaches an error's text; redacted here too, in case a key read
+        # from the environment differs (say by whitespace) from the one the client holds.
+        key = (os.environ.get("KIMI_API_KEY") or "").strip()
+        text = one_line(errors.redact(str(exc), key or None))
+        print(f"kimi: {type(exc).__name__}: {text}", file=sys.stderr)
         code = exit_code(exc)
     exit(code)
     return code
 
 
 def one_line(text: str) -> str:
+    """``text`` on one line, at most 300 characters."""
     text = " ".join(text.split())
     return text if len(text) <= 300 else text[:297] + "..."
 

@@ -29,18 +29,26 @@ import httpx
 from . import _logging
 from ._config import (
     DEFAULT_BASE_URL,
+    DEFAULT_LIMITS,
+    DEFAULT_MAX_BODY_SIZE,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     ENV_API_KEY,
     ENV_BASE_URL,
     FALLBACK_BASE_URL,
 )
-from .building import CHAT, MESSAGES, RESPONSES, Endpoint, Prepared, prepare
-from .errors import ClientConfigError
+from .building import CHAT, MESSAGES, RESPONSES, Endpoint, Prepared, check_header, prepare
+from .errors import ClientConfigError, RequestValidationError, _Secret
 from .params import ChatParams, MessagesParams, ResponsesParams
 from .results import ChatCompletion, Message, Response, Result
 from .retries import RetryPolicy
-from .sending import AsyncSender, SyncSender, check_base_url, parse_json_body
+from .sending import (
+    AsyncSender,
+    SyncSender,
+    check_base_url,
+    loopback_http_origins,
+    parse_json_body,
+)
 from .structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
@@ -63,20 +71,47 @@ class _ClientBase:
 
     def _configure(
         self,
-        api_key: str | None,
+        api_key: _Secret | None,
         base_url: str | None,
         fallback_base_url: str | object | None,
         timeout: httpx.Timeout | float | None,
         max_retries: int,
         default_headers: Mapping[str, str] | None,
         allow_insecure_http: bool,
+        deadline: float | None = None,
+        max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+        limits: httpx.Limits = DEFAULT_LIMITS,
     ) -> dict[str, Any]:
         _logging.setup_from_env()
-        key = api_key if api_key is not None else os.environ.get(ENV_API_KEY)
-        if not key:
+        key = api_key if api_key is not None else _secret_of(os.environ.get(ENV_API_KEY))
+        if key is None or not key.get():
             raise ClientConfigError(
                 f"no API key: pass api_key=... or set the {ENV_API_KEY} environment variable"
             )
+        _check_key(key)
+        _logging.watch_secret(key)
+        if default_headers is not None:
+            if not isinstance(default_headers, Mapping):
+                kind = type(default_headers).__name__
+                raise ClientConfigError(f"default_headers: must be a dict, not {kind}")
+            for name, value in default_headers.items():
+                try:
+                    check_header("default_headers", name, value)
+                except RequestValidationError as exc:
+                    raise ClientConfigError(str(exc)) from None
+        if deadline is not None and (
+            isinstance(deadline, bool) or not isinstance(deadline, int | float) or not deadline > 0
+        ):
+            raise ClientConfigError(f"deadline={deadline!r}: must be seconds > 0 or None")
+        if (
+            isinstance(max_body_size, bool)
+            or not isinstance(max_body_size, int)
+            or max_body_size <= 0
+        ):
+            raise ClientConfigError(f"max_body_size={max_body_size!r}: must be bytes > 0")
+        if not isinstance(limits, httpx.Limits):
+            raise ClientConfigError(f"limits={limits!r}: must be an httpx.Limits")
+        self._limits = limits
         base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
         urls = [check_base_url(base, allow_insecure_http=allow_insecure_http)]
         if fallback_base_url is _DEFAULT:
@@ -86,7 +121,8 @@ class _ClientBase:
             urls.append(check_base_url(fallback_base_url, allow_insecure_http=allow_insecure_http))
         if max_retries < 0:
             raise ClientConfigError(f"max_retries={max_retries}: must be >= 0")
-        self.api_key = key
+        self._key = key
+        self._no_proxy = loopback_http_origins(urls)
         self.max_retries = max_retries
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         return {
@@ -95,7 +131,23 @@ class _ClientBase:
             "timeout": self.timeout,
             "policy": RetryPolicy(max_retries=max_retries),
             "default_headers": default_headers,
+            "deadline": deadline,
+            "max_body_size": max_body_size,
         }
+
+    def _http_options(self, transport: type[Any]) -> dict[str, Any]:
+        """Options of the client's own httpx client: the pool limits, and no proxy for a
+        plain-http loopback base URL (a proxy from the environment would see the key)."""
+        mounts = {origin: transport(limits=self._limits) for origin in self._no_proxy}
+        return {
+            "timeout": self.timeout, "follow_redirects": False, "limits": self._limits,
+            "mounts": mounts or None,
+        }  # fmt: skip
+
+    @property
+    def api_key(self) -> str:
+        """The API key in use (it never appears in a repr, a log line or an error)."""
+        return self._key.get()
 
     @property
     def base_url(self) -> str:
@@ -104,10 +156,33 @@ class _ClientBase:
 
     def __repr__(self) -> str:
         # The key never appears here.
-        return f"{type(self).__name__}(base_url={self.base_url!r}, api_key=<redacted>)"
+        sender = getattr(self, "_sender", None)  # None while __init__ has not finished
+        base = sender.base_url if sender is not None else None
+        return f"{type(self).__name__}(base_url={base!r}, api_key=<redacted>)"
 
     def __getstate__(self) -> None:
         raise TypeError(f"{type(self).__name__} cannot be pickled (it holds a key and sockets)")
+
+
+def _secret_of(value: Any) -> _Secret | None:
+    """The key, held so no repr or traceback shows it; surrounding whitespace (a newline
+    read from a file) is stripped. Anything but a str is refused without showing it."""
+    if value is None or isinstance(value, _Secret):
+        return value
+    if not isinstance(value, str):
+        raise ClientConfigError(f"api_key: must be a str, not {type(value).__name__}")
+    return _Secret(value.strip())
+
+
+def _check_key(key: _Secret) -> None:
+    """A key that cannot go in a header as it is: refused here, before anything is sent
+    (and without quoting it)."""
+    for i, char in enumerate(key.get()):
+        if not "!" <= char <= "~":
+            raise ClientConfigError(
+                f"api_key: character {i} (U+{ord(char):04X}) cannot be sent in an HTTP "
+                "header; the key must be visible ASCII without spaces (not shown here)"
+            )
 
 
 class Kimi(_ClientBase):
@@ -116,7 +191,32 @@ class Kimi(_ClientBase):
     ``api_key`` defaults to ``$KIMI_API_KEY``; ``base_url`` to ``$KIMI_BASE_URL`` or
     ``https://direct.evolink.ai`` (with ``https://api.evolink.ai`` as automatic fallback).
     For the seedrouter gateway pass ``base_url=kimi_ext.SEEDROUTER_BASE_URL``.
-    Plain ``http://`` is refused except to localhost unless ``allow_insecure_http=True``.
+    Plain ``http://`` is refused except to localhost unless ``allow_insecure_http=True``;
+    plain http to localhost never goes through a proxy from the environment.
+
+    ``api_key``: surrounding whitespace (a newline read from a file) is stripped; a key
+    with any other character that cannot go in a header is refused. ``deadline``: seconds
+    within which each call (its retries, and a stream to its end) must be over (per call:
+    ``deadline=``). ``max_body_size``: the most a decompressed success body or a single
+    SSE line may hold (64 MiB). ``limits``: the connection pool (1,000 connections).
+
+    Other arguments: ``timeout`` (seconds or an ``httpx.Timeout``; default 10 s to connect,
+    900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
+    ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
+
+    Resources, one per wire format, each with ``create``, ``stream``, ``parse``,
+    ``run_tools`` and (Chat, Messages) ``continue_``:
+
+    - ``client.chat.completions``: ``POST /v1/chat/completions``
+    - ``client.messages``: ``POST /v1/messages``
+    - ``client.responses``: ``POST /v1/responses``
+
+    Example::
+
+        with Kimi() as client:
+            msg = client.messages.create(model="kimi-k3.1-pro", max_tokens=1024,
+                                         messages=[{"role": "user", "content": "Hi"}])
+            print(msg.text, msg.usage.output)
     """
 
     def __init__(
@@ -130,13 +230,18 @@ class Kimi(_ClientBase):
         default_headers: Mapping[str, str] | None = None,
         fallback_base_url: str | object | None = _DEFAULT,
         allow_insecure_http: bool = False,
+        deadline: float | None = None,
+        max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+        limits: httpx.Limits = DEFAULT_LIMITS,
     ) -> None:
+        # Rebound at once: a traceback printed with locals then shows <redacted>.
+        api_key = _secret_of(api_key)  # type: ignore[assignment]
         config = self._configure(
-            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,
-            allow_insecure_http,
+            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
+            allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
         self._owns_http = http_client is None
-        http = http_client or httpx.Client(timeout=self.timeout, follow_redirects=False)
+        http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport))
         self._sender = SyncSender(http, **config)
         self.chat = Chat(self)
         self.messages = Messages(self)
@@ -144,15 +249,15 @@ class Kimi(_ClientBase):
 
     def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
         response = self._sender.send(prepared)
-        return result_cls(parse_json_body(response, self.api_key), response)
+        return result_cls(parse_json_body(response, self._key), response)
 
     def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager[Any]:
         from .streaming import StreamManager
 
-        return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self.api_key)
+        return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
     def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
-        return stream_cls(self._sender.send(prepared), secret=self.api_key)
+        return stream_cls(self._sender.send(prepared), secret=self._key)
 
     def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""
@@ -180,13 +285,17 @@ class AsyncKimi(_ClientBase):
         default_headers: Mapping[str, str] | None = None,
         fallback_base_url: str | object | None = _DEFAULT,
         allow_insecure_http: bool = False,
+        deadline: float | None = None,
+        max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+        limits: httpx.Limits = DEFAULT_LIMITS,
     ) -> None:
+        api_key = _secret_of(api_key)  # type: ignore[assignment]
         config = self._configure(
-            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,
-            allow_insecure_http,
+            api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
+            allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
         self._owns_http = http_client is None
-        http = http_client or httpx.AsyncClient(timeout=self.timeout, follow_redirects=False)
+        http = http_client or httpx.AsyncClient(**self._http_options(httpx.AsyncHTTPTransport))
         self._sender = AsyncSender(http, **config)
         self.chat = AsyncChat(self)
         self.messages = AsyncMessages(self)
@@ -194,17 +303,15 @@ class AsyncKimi(_ClientBase):
 
     async def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
         response = await self._sender.send(prepared)
-        return result_cls(parse_json_body(response, self.api_key), response)
+        return result_cls(parse_json_body(response, self._key), response)
 
     def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager[Any]:
         from .streaming import AsyncStreamManager
 
-        return AsyncStreamManager(
-            lambda: self._sender.send(prepared), stream_cls, secret=self.api_key
-        )
+        return AsyncStreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
     async def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
-        return stream_cls(await self._sender.send(prepared), secret=self.api_key)
+        return stream_cls(await self._sender.send(prepared), secret=self._key)
 
     async def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""

@@ -35,10 +35,19 @@ compared by identity first and hashed only when they were replaced):
   thinking. Raw turns added with :meth:`append` follow the rules of ``model=`` (default:
   the strict kimi-k3.1 rules).
 * Messages: each thinking block must come back unchanged (a fingerprint of its thinking and
-  signature is taken at :meth:`add`) and with its signature: a block that arrived without
-  one (a gateway that streamed no ``signature_delta``) is kept, never dropped, and reported;
-  a thinking block added by hand (no fingerprint) must carry its signature; a hand-written
-  kimi-k3.1 tool-use turn must contain its thinking.
+  signature is taken at :meth:`add`). A block that arrived without a signature (a gateway
+  that streamed no ``signature_delta``) is sent back as it arrived, unsigned: Kimi accepts
+  it. A thinking block added by hand (no fingerprint) must carry its signature; a
+  hand-written kimi-k3.1 tool-use turn must contain its thinking. A ``tool_use`` block cut
+  by ``max_tokens`` (it keeps its text under ``partial_json``) cannot be sent back.
+* Tool-call arguments must be valid JSON (the service refuses anything else replayed). At
+  :meth:`add`, arguments that are invalid only because of raw control characters inside
+  their strings (Kimi has sent literal newlines and tabs) are stored with those characters
+  escaped (``\\n``, ``\\t``, ``\\u0001``), every other character unchanged; the
+  result's ``to_dict()`` keeps the text as received. A Messages ``tool_use`` whose
+  ``input`` arrived as a JSON-encoded string is stored with the decoded object. Any other
+  invalid arguments (a call cut by the output limit) are refused by :meth:`validate`.
+* A tool-call id may appear only once in one assistant turn.
 * Every tool call needs its result before the next user or assistant turn (and before the
   history is sent), every result must answer a call of the turn before it, and tool-call
   ids must still be the ids received.
@@ -54,7 +63,14 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
 from .errors import HistoryError
-from .results import ChatCompletion, Message, Response, Result
+from .results import (
+    ChatCompletion,
+    Message,
+    Response,
+    Result,
+    parse_arguments,
+    replayable_arguments,
+)
 
 __all__ = [
     "ChatHistory",
@@ -72,6 +88,56 @@ _CALL_OUTPUT = {
 }
 _OUTPUT_TYPES = frozenset(_CALL_OUTPUT.values())
 _INPUT_ROLES = frozenset({"user", "system", "developer"})
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _bad_arguments(value: Any) -> bool:
+    """Whether tool-call arguments would be refused replayed (not valid JSON)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    try:
+        json.loads(value)
+    except ValueError:
+        return True
+    return False
+
+
+def _replayable_call(call: Any) -> Any:
+    """A Chat tool call whose arguments can be sent back (a copy only when they change)."""
+    fn = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(fn, dict):
+        return call
+    arguments = fn.get("arguments")
+    if not isinstance(arguments, str):
+        return call
+    fixed = replayable_arguments(arguments)
+    if fixed is None or fixed is arguments:
+        return call
+    return {**call, "function": {**fn, "arguments": fixed}}
+
+
+def _duplicate(ids: Sequence[Any]) -> Any:
+    """The first id that appears twice in ``ids`` (None when all differ)."""
+    seen: set[Any] = set()
+    for call_id in ids:
+        if call_id in seen:
+            return call_id
+        seen.add(call_id)
+    return None
+
+
+def _arguments_problem(call_id: Any) -> str:
+    return (
+        f"tool call {call_id!r}: its arguments are not valid JSON (was it cut by the "
+        "output limit?); the service refuses it replayed"
+    )
 
 
 def thinking_required(model: str | None) -> bool:
@@ -274,7 +340,8 @@ class History(Sequence[dict[str, Any]]):
 
     def dumps(self) -> str:
         """The history as JSON text; :meth:`loads` restores it exactly (the same wire JSON,
-        and what was recorded about each received turn)."""
+        and what was recorded about each received turn). A lone surrogate (sent so by the
+        server) is written as a JSON ``\\u`` escape, so the text can always be saved."""
         turns: list[list[Any]] = []
         meta = self._meta
         i = 0
@@ -291,25 +358,53 @@ class History(Sequence[dict[str, Any]]):
             doc[name] = getattr(self, name)
         doc["items"] = self._items
         doc["turns"] = turns
-        return json.dumps(doc, ensure_ascii=False)
+        text = json.dumps(doc, ensure_ascii=False)
+        if not text.isascii() and _has_lone_surrogate(text):
+            text = json.dumps(doc)  # ASCII: a lone surrogate cannot be written as UTF-8
+        return text
 
     @classmethod
     def loads(cls, text: str | bytes) -> Self:
-        """Restore a history saved with :meth:`dumps`."""
-        doc = json.loads(text)
-        if not isinstance(doc, dict) or doc.get("kimi_ext") != cls.__name__:
+        """Restore a history saved with :meth:`dumps`.
+
+        Raises :class:`~kimi_ext.HistoryError` (``index`` None) saying what is wrong when
+        the text is not such a save, or is damaged.
+        """
+        name = cls.__name__
+        try:
+            doc = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise HistoryError(None, f"not a saved {name}: not JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("kimi_ext") != name:
             kind = doc.get("kimi_ext") if isinstance(doc, dict) else None
-            raise ValueError(f"not a saved {cls.__name__} (found {kind!r})")
+            raise HistoryError(None, f"not a saved {name} (found {kind!r})")
         if doc.get("version") != _DUMP_VERSION:
-            raise ValueError(f"unsupported {cls.__name__} dump version {doc.get('version')!r}")
+            raise HistoryError(None, f"unsupported {name} dump version {doc.get('version')!r}")
+        items, turns = doc.get("items"), doc.get("turns")
+        if not isinstance(items, list) or not all(isinstance(m, dict) for m in items):
+            raise HistoryError(None, f"damaged {name}: 'items' must be a list of objects")
+        if not isinstance(turns, list):
+            raise HistoryError(None, f"damaged {name}: 'turns' must be a list")
         out = cls.__new__(cls)
         History.__init__(out)
-        for name in cls._extra_fields:
-            setattr(out, name, doc.get(name))
-        out._items = list(doc["items"])
+        for field in cls._extra_fields:
+            setattr(out, field, doc.get(field))
+        out._items = list(items)
         out._meta = [None] * len(out._items)
-        for row in doc["turns"]:
-            start, count, turn = _Turn.load(row)
+        for k, row in enumerate(turns):
+            try:
+                start, count, turn = _Turn.load(row)
+                if not (start >= 0 and count > 0 and start + count <= len(items)):
+                    raise ValueError("its messages are outside the history")
+                ids, thinking = turn.call_ids, turn.thinking
+                if ids is not None and not all(isinstance(t, str | int) for t in ids):
+                    raise ValueError("tool-call ids must be strings")
+                if thinking is not None and not (
+                    isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
+                ):
+                    raise ValueError("thinking fingerprints must be a list of strings")
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                raise HistoryError(None, f"damaged {name}: turns[{k}]: {exc}") from None
             out._meta[start : start + count] = [turn] * count
         return out
 
@@ -368,9 +463,13 @@ class ChatHistory(History):
         if "role" not in msg:
             msg = {"role": "assistant", **msg}
         calls = msg.get("tool_calls")
-        if calls and msg.get("content") is None:
-            # Leave out null content rather than sending "" (rejected as empty text).
+        if calls and msg.get("content") in (None, ""):
+            # Leave out null or "" content rather than sending "" (rejected as empty text).
             msg.pop("content", None)
+        if isinstance(calls, list):
+            fixed = [_replayable_call(c) for c in calls]
+            if any(a is not b for a, b in zip(fixed, calls, strict=True)):
+                msg["tool_calls"] = fixed
         ids = tuple(_call_id(c) for c in calls) if isinstance(calls, list) else ()
         self._items.append(msg)
         self._meta.append(_Turn(result.model, ids))
@@ -448,6 +547,13 @@ class ChatHistory(History):
                 ids = tuple(_call_id(c) for c in calls)
                 if turn is not None and turn.call_ids is not None and ids != turn.call_ids:
                     raise HistoryError(i, _ids_changed(turn.call_ids, ids))
+                twice = _duplicate(ids)
+                if twice is not None:
+                    raise HistoryError(i, f"tool call id {twice!r} appears twice in this turn")
+                for call in calls:
+                    fn = call.get("function") if isinstance(call, dict) else None
+                    if isinstance(fn, dict) and _bad_arguments(fn.get("arguments")):
+                        raise HistoryError(i, _arguments_problem(_call_id(call)))
                 for call_id in ids:
                     pending[call_id] = i
         if pending:
@@ -526,7 +632,7 @@ class MessagesHistory(History):
         return content
 
     def _add_result(self, result: Message) -> None:
-        content = list(result.content)
+        content = [_replayable_block(b) for b in result.content]
         thinking = [b for b in content if type(b) is dict and b.get("type") in _THINKING_TYPES]
         ids = tuple(b.get("id") for b in content if type(b) is dict and b.get("type") == "tool_use")
         turn = _Turn(
@@ -621,6 +727,11 @@ class MessagesHistory(History):
                 field = "signature" if kind == "thinking" else "data"
                 value = block.get(field)
                 if not isinstance(value, str) or not value:
+                    if fingerprints is not None and kind == "thinking":
+                        # Arrived unsigned (a gateway streamed no signature_delta): it
+                        # goes back as it arrived; Kimi accepts unsigned thinking.
+                        k += 1
+                        continue
                     if fingerprints is not None:
                         problem = (
                             f"arrived without its {field} (lost by the stream or a gateway); "
@@ -635,6 +746,12 @@ class MessagesHistory(History):
                 k += 1
             elif kind == "tool_use":
                 ids.append(block.get("id"))
+                if isinstance(block.get("partial_json"), str):
+                    raise HistoryError(
+                        i,
+                        f"content[{j}]: tool_use {block.get('id')!r} was cut before its input "
+                        "was complete (it has only partial_json); it cannot be sent back",
+                    )
             elif kind == "server_tool_use":
                 server_uses[block.get("id")] = j
             elif kind == "web_search_tool_result" or (
@@ -652,6 +769,9 @@ class MessagesHistory(History):
             raise HistoryError(
                 i, f"content[{j}]: server_tool_use {use_id!r} without its result block"
             )
+        twice = _duplicate(ids)
+        if twice is not None:
+            raise HistoryError(i, f"tool_use id {twice!r} appears twice in this turn")
         if turn is not None and turn.call_ids is not None:
             if tuple(ids) != turn.call_ids:
                 raise HistoryError(i, _ids_changed(turn.call_ids, tuple(ids)))
@@ -663,6 +783,21 @@ class MessagesHistory(History):
             )
         for use_id in ids:
             pending[use_id] = i
+
+
+def _replayable_block(block: Any) -> Any:
+    """A tool_use block whose ``input`` arrived as a JSON-encoded string, with the decoded
+    object (the form the service takes back); any other block as it is."""
+    if type(block) is not dict or block.get("type") != "tool_use":
+        return block
+    value = block.get("input")
+    if not isinstance(value, str) or "partial_json" in block:
+        return block
+    try:
+        decoded = parse_arguments(value)
+    except ValueError:
+        return block
+    return {**block, "input": decoded} if isinstance(decoded, dict) else block
 
 
 def _blocks(content: Any) -> list[Any]:
@@ -710,7 +845,7 @@ class ResponsesHistory(History):
         self.append({"role": "user", "content": content})
 
     def _add_result(self, result: Response) -> None:
-        output = [item for item in result.output if type(item) is dict]
+        output = [_replayable_item(item) for item in result.output if type(item) is dict]
         ids = tuple(item.get("call_id") for item in output if item.get("type") in _CALL_OUTPUT)
         turn = _Turn(result.model, ids)
         self._items.extend(output)
@@ -749,6 +884,8 @@ class ResponsesHistory(History):
             kind = item.get("type")
             if kind in _CALL_OUTPUT:
                 call_id = item.get("call_id")
+                if kind == "function_call" and _bad_arguments(item.get("arguments")):
+                    raise HistoryError(i, _arguments_problem(call_id))
                 group_ids.append(call_id)
                 pending[call_id] = (i, _CALL_OUTPUT[kind])
             elif kind in _OUTPUT_TYPES:
@@ -780,6 +917,15 @@ class ResponsesHistory(History):
                 f"No tool output found for function call {call_id!r}: add its output "
                 "(history.add_tool_result) before sending",
             )
+
+
+def _replayable_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A function_call item whose arguments can be sent back (a copy only when they change)."""
+    arguments = item.get("arguments")
+    if item.get("type") != "function_call" or not isinstance(arguments, str):
+        return item
+    fixed = replayable_arguments(arguments)
+    return item if fixed is None or fixed is arguments else {**item, "arguments": fixed}
 
 
 def _check_group(last: int, turn: _Turn, ids: list[Any]) -> None:

@@ -23,7 +23,6 @@ from .errors import RequestValidationError
 Source = str | bytes | PathLike[str]
 
 
-
 def _accepted(fmt: str, component: str, field: str) -> tuple[str, ...]:
     """The media types the spec lets this field carry (its ``x-kimi-media-types``)."""
     return contract(fmt).media_types(component, field)
@@ -98,7 +97,10 @@ def _checked(
 def image_block(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Messages image block (base64 source) from a path or bytes."""
     data, kind = _checked(
-        source, media_type, _accepted("messages", "Base64ImageSource", "media_type"), "Messages images"
+        source,
+        media_type,
+        _accepted("messages", "Base64ImageSource", "media_type"),
+        "Messages images",
     )
     return {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
 
@@ -118,6 +120,9 @@ def video_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
 def input_image(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Responses ``input_image`` part (a data URL) from a path or bytes."""
     data, kind = _checked(
-        source, media_type, _accepted("responses", "InputImagePart", "image_url"), "Responses images"
+        source,
+        media_type,
+        _accepted("responses", "InputImagePart", "image_url"),
+        "Responses images",
     )
     return {"type": "input_image", "image_url": f"data:{kind};base64,{data}"}

@@ -15,11 +15,18 @@ How events are assembled:
   ``thinking`` and ``signature``; ``citations_delta`` citations are appended to
   ``citations``. A thinking block without a signature is kept as it came.
 * ``input_json_delta`` fragments are joined and decoded once, at ``content_block_stop``,
-  into ``input``. If the joined text is not valid JSON the block keeps its start
-  ``input`` and the text is kept under ``"partial_json"``, so nothing is lost.
+  into ``input`` (raw control characters inside strings are accepted, as Kimi has sent
+  them). If the joined text is not valid JSON (a call cut at ``max_tokens`` never gets its
+  ``content_block_stop`` and stops mid-JSON) the block keeps its start ``input`` and the
+  text is kept under ``"partial_json"``, so nothing is lost; its :class:`ToolCall` is then
+  ``truncated`` and ``.input`` raises.
+* A delta of an unknown type (a new ``*_delta``) inside a block is merged into that block:
+  its string fields are appended to the block's field of the same name, list fields
+  extended, anything else replaced (``{"type": "x_delta", "note": "a"}`` twice gives
+  ``"note": "aa"``).
 * Blocks of unknown types (and ``server_tool_use``, ``web_search_tool_result``...) are
-  kept verbatim from ``content_block_start`` plus whatever known deltas they received;
-  unknown delta and event types are only yielded as events.
+  kept verbatim from ``content_block_start`` plus whatever deltas they received; unknown
+  event types are only yielded as events.
 * ``ping`` is ignored; an ``error`` event raises the matching
   :class:`~kimi_ext.errors.APIStatusError` (``overloaded_error`` ->
   :class:`~kimi_ext.errors.InternalServerError`).
@@ -27,10 +34,9 @@ How events are assembled:
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
-from .results import Message
+from .results import Message, parse_arguments
 from .streaming import (
     TEXT_BATCH,
     Accumulator,
@@ -71,10 +77,11 @@ class MessagesStreamEvent(StreamEvent):
 
 
 class _Block:
-    __slots__ = ("base", "citations", "final", "json", "signature", "text", "thinking")
+    __slots__ = ("base", "citations", "extra", "final", "json", "signature", "text", "thinking")
 
     def __init__(self, base: dict[str, Any]) -> None:
         self.base = base
+        self.extra: dict[str, list[Any]] = {}  # fields of unknown delta types, as they came
         self.text = TextBuffer()
         self.thinking = TextBuffer()
         self.signature: list[str] = []
@@ -82,7 +89,7 @@ class _Block:
         self.citations: list[Any] = []
         self.final: dict[str, Any] | None = None
 
-    def build(self) -> dict[str, Any]:
+    def build(self, stopped: bool = True) -> dict[str, Any]:
         out = dict(self.base)
         if self.text:
             out["text"] = _joined(out.get("text"), self.text)
@@ -95,14 +102,32 @@ class _Block:
             out["citations"] = (list(previous) if isinstance(previous, list) else []) + (
                 self.citations
             )
-        if self.json:
-            raw = self.json.join()
-            if raw.strip():
-                try:
-                    out["input"] = json.loads(raw)
-                except ValueError:
-                    out["partial_json"] = raw
+        raw = self.json.join() if self.json else ""
+        if raw.strip():
+            try:
+                out["input"] = parse_arguments(raw)
+            except ValueError:
+                out["partial_json"] = raw
+        elif not stopped and out.get("type") == "tool_use":
+            out["partial_json"] = raw  # no content_block_stop and no input yet: unfinished
+        for key, values in self.extra.items():
+            out[key] = _merged(out.get(key), values)
         return out
+
+    def merge_unknown(self, delta: dict[str, Any]) -> None:
+        """Keep what a delta of an unknown type carries (see the module docstring)."""
+        for key, value in delta.items():
+            if key != "type" and value is not None:
+                self.extra.setdefault(key, []).append(value)
+
+
+def _merged(previous: Any, values: list[Any]) -> Any:
+    if all(type(v) is str for v in values):
+        return (previous if isinstance(previous, str) else "") + "".join(values)
+    if all(type(v) is list for v in values):
+        start = list(previous) if isinstance(previous, list) else []
+        return start + [x for v in values for x in v]
+    return values[-1]
 
 
 def _str(value: Any) -> str:
@@ -169,6 +194,8 @@ class MessageAccumulator(Accumulator[Message]):
                 citation = delta.get("citation")
                 if citation is not None:
                     block.citations.append(citation)
+            else:
+                block.merge_unknown(delta)
             return "content_block_delta"
         if not kind or type(kind) is not str:
             kind = event or "unknown"
@@ -221,7 +248,7 @@ class MessageAccumulator(Accumulator[Message]):
         out: dict[str, Any] = {"type": "message", "role": "assistant"}
         out.update(self._message)
         out["content"] = [
-            block.final if block.final is not None else block.build()
+            block.final if block.final is not None else block.build(stopped=False)
             for block in self._blocks.values()
         ]
         out.setdefault("stop_reason", None)

@@ -15,8 +15,10 @@ How events are assembled:
   never announced creates it, so no text is lost.
 * ``response.created`` / ``response.in_progress`` / ``response.queued`` give the
   response object; the terminal event's ``response`` (``response.completed``,
-  ``response.incomplete`` or ``response.failed``) replaces it and its ``output`` wins,
-  but items seen only in deltas are added at their ``output_index``.
+  ``response.incomplete`` or ``response.failed``) replaces it and its ``output`` is the
+  truth, taken as it came (a gateway may rename a streamed item there). The streamed items
+  fill in only what it lacks: they are the output when the terminal ``output`` is missing
+  or empty, or when the stream was cut before it.
 * ``response.failed`` and ``response.incomplete`` end the stream normally: the result's
   ``status`` says what happened, nothing is raised. An ``error`` event raises the
   matching :class:`~kimi_ext.errors.APIStatusError`.
@@ -435,6 +437,11 @@ class ResponseAccumulator(Accumulator[Response]):
         out.update(self._base)
         base_output = out.get("output")
         base_output = list(base_output) if isinstance(base_output, list) else []
+        if self.terminal and base_output:
+            # The terminal event's output is the truth: a gateway may list a streamed item
+            # under another id there (rs_tmp_... -> rs_...), so merging would keep it twice.
+            out["output"] = base_output
+            return out
         streamed = [(index, item.build()) for index, item in self._items.items()]
         if self.terminal:
             out["output"] = _merge_output(base_output, streamed)

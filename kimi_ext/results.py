@@ -15,13 +15,53 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import httpx
 
-from .errors import KimiError, request_id_of
+from .errors import InvalidToolCallError, KimiError, request_id_of
 from .usage import Usage, usage_from
+
+# Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
+# arguments: they are read as the model meant them (lenient about control characters only).
+_LENIENT = json.JSONDecoder(strict=False)
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def parse_arguments(text: str) -> Any:
+    """Decode tool-call arguments: JSON, with raw control characters allowed inside strings.
+
+    Raises ValueError for anything else that is not valid JSON.
+    """
+    return _LENIENT.decode(text)
+
+
+def _escape_match(match: re.Match[str]) -> str:
+    return _CONTROL.sub(lambda c: _ESCAPES.get(c[0], f"\\u{ord(c[0]):04x}"), match[0])
+
+
+def replayable_arguments(text: str) -> str | None:
+    """The arguments as they can be sent back: ``text`` itself when it is valid JSON, the
+    same text with the control characters inside its strings escaped (every other byte
+    unchanged) when only those made it invalid, None when it is not JSON at all (a call cut
+    by the output limit, or malformed)."""
+    try:
+        json.loads(text)
+        return text
+    except ValueError:
+        pass
+    if not _CONTROL.search(text):
+        return None
+    fixed = _JSON_STRING.sub(_escape_match, text)
+    try:
+        json.loads(fixed)
+    except ValueError:
+        return None
+    return fixed
 
 
 @dataclass(frozen=True)
@@ -29,7 +69,9 @@ class ToolCall:
     """A tool call the model asked for, in any format.
 
     ``id`` is sent back unchanged with the result; ``arguments`` is the JSON text as
-    received (Messages: the ``input`` object serialized); ``input`` is the decoded value.
+    received (Messages: the ``input`` object serialized, or the partial JSON of a block
+    that never finished); ``input`` is the decoded value. ``truncated`` is True when the
+    output limit cut the call before its arguments were complete: such a call must not run.
     """
 
     id: str
@@ -37,13 +79,71 @@ class ToolCall:
     arguments: str
     type: str = "function"
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    truncated: bool = field(default=False, compare=False)
 
     @property
     def input(self) -> Any:
-        """The decoded arguments. Raises ValueError when the model sent invalid JSON."""
-        if "input" in self.raw and isinstance(self.raw.get("input"), dict):
-            return self.raw["input"]
-        return json.loads(self.arguments) if self.arguments.strip() else {}
+        """The decoded arguments (raw control characters inside strings are accepted).
+
+        Raises :class:`~kimi_ext.InvalidToolCallError` (a ValueError) when the call was cut
+        by the output limit or its arguments are not valid JSON.
+        """
+        if self.truncated:
+            raise self.error()
+        raw = self.raw
+        if self.type == "tool_use" and "partial_json" not in raw:
+            value = raw.get("input")
+            if isinstance(value, dict):
+                return value
+        if not self.arguments.strip():
+            return {}
+        try:
+            return parse_arguments(self.arguments)
+        except ValueError as exc:
+            raise self.error(exc) from exc
+
+    def error(self, cause: Exception | None = None) -> InvalidToolCallError:
+        """The error that says why this call cannot be used (see :attr:`input`)."""
+        if self.truncated:
+            problem = (
+                "was cut by the output limit before its arguments were complete; it must not "
+                "run (raise the output limit and ask again; .arguments keeps the partial JSON)"
+            )
+        else:
+            if cause is None:
+                try:
+                    parse_arguments(self.arguments)
+                except ValueError as exc:
+                    cause = exc
+            problem = f"has arguments that are not valid JSON ({cause})"
+        return InvalidToolCallError(
+            f"tool call {self.id!r} ({self.name}) {problem}: {self.arguments[:200]!r}",
+            call_id=self.id,
+            name=self.name,
+            arguments=self.arguments,
+            truncated=self.truncated,
+        )
+
+    @property
+    def usable(self) -> bool:
+        """Whether :attr:`input` decodes (the call is complete and its arguments are JSON)."""
+        try:
+            _ = self.input
+        except ValueError:
+            return False
+        return True
+
+
+def _unfinished(text: str) -> bool:
+    """Arguments of a call the output limit may have cut: empty (Kimi sends ``{}`` for no
+    arguments) or not JSON."""
+    if not text.strip():
+        return True
+    try:
+        parse_arguments(text)
+    except ValueError:
+        return True
+    return False
 
 
 class Result:
@@ -69,6 +169,7 @@ class Result:
 
     @property
     def headers(self) -> httpx.Headers:
+        """The HTTP response headers (empty when built from a dict)."""
         return self._response.headers if self._response is not None else httpx.Headers()
 
     @property
@@ -81,11 +182,13 @@ class Result:
 
     @property
     def id(self) -> str | None:
+        """The result's ``id``, when it has one."""
         value = self._data.get("id")
         return value if isinstance(value, str) else None
 
     @property
     def model(self) -> str | None:
+        """The model that answered, as the service reported it."""
         value = self._data.get("model")
         return value if isinstance(value, str) else None
 
@@ -145,10 +248,21 @@ class ChatCompletion(Result):
 
     format = "chat"
     _model_path = ("kimi_raw.chat.models", "ChatCompletion")
-    __slots__ = ()
+    __slots__ = ("_done_missing",)
+
+    def __init__(self, data: dict[str, Any], response: httpx.Response | None = None) -> None:
+        super().__init__(data, response)
+        self._done_missing = False
+
+    @property
+    def done_missing(self) -> bool:
+        """True for a streamed completion whose stream ended after its ``finish_reason``
+        without ``data: [DONE]``: accepted as complete, but usage may be missing (None)."""
+        return self._done_missing
 
     @property
     def choices(self) -> list[dict[str, Any]]:
+        """The ``choices`` as received (an empty list when missing)."""
         choices = self._data.get("choices")
         return choices if isinstance(choices, list) else []
 
@@ -178,24 +292,28 @@ class ChatCompletion(Result):
         if not isinstance(calls, list):
             return []
         out = []
+        cut = self.finish_reason == "length"  # the output limit: the last call may be cut
         for call in calls:
             if not isinstance(call, dict):
                 continue
             fn = call.get("function")
             fn = fn if isinstance(fn, dict) else {}
+            arguments = str(fn.get("arguments", ""))
             out.append(
                 ToolCall(
                     id=str(call.get("id", "")),
                     name=str(fn.get("name", "")),
-                    arguments=str(fn.get("arguments", "")),
+                    arguments=arguments,
                     type=str(call.get("type", "function")),
                     raw=call,
+                    truncated=cut and _unfinished(arguments),
                 )
             )
         return out
 
     @property
     def finish_reason(self) -> str | None:
+        """The first choice's ``finish_reason`` (``stop``, ``length``, ``tool_calls``...)."""
         choices = self.choices
         if choices and isinstance(choices[0], dict):
             reason = choices[0].get("finish_reason")
@@ -222,6 +340,7 @@ class Message(Result):
 
     @property
     def role(self) -> str:
+        """The message's role (``assistant``)."""
         return str(self._data.get("role", "assistant"))
 
     @property
@@ -234,25 +353,46 @@ class Message(Result):
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        return [
-            ToolCall(
-                id=str(b.get("id", "")),
-                name=str(b.get("name", "")),
-                arguments=json.dumps(b.get("input", {}), ensure_ascii=False),
-                type="tool_use",
-                raw=b,
+        # A block whose input_json_delta text never became JSON keeps it as partial_json:
+        # with stop_reason max_tokens (or none yet: a cut stream) the call was truncated.
+        # At max_tokens a tool_use that is the last block was still being written: its
+        # input (often {}) cannot be trusted either.
+        cut = self.stop_reason in ("max_tokens", None)
+        content = self.content
+        last = content[-1] if content and self.stop_reason == "max_tokens" else None
+        out = []
+        for b in content:
+            if not isinstance(b, dict) or b.get("type") != "tool_use":
+                continue
+            partial = b.get("partial_json")
+            value = b.get("input", {})
+            if isinstance(partial, str):
+                arguments = partial
+            elif isinstance(value, str):  # a gateway that sent the input JSON-encoded
+                arguments = value
+            else:
+                arguments = json.dumps(value, ensure_ascii=False)
+            out.append(
+                ToolCall(
+                    id=str(b.get("id", "")),
+                    name=str(b.get("name", "")),
+                    arguments=arguments,
+                    type="tool_use",
+                    raw=b,
+                    truncated=(isinstance(partial, str) and cut) or b is last,
+                )
             )
-            for b in self.content
-            if isinstance(b, dict) and b.get("type") == "tool_use"
-        ]
+        return out
 
     @property
     def stop_reason(self) -> str | None:
+        """Why generation stopped (``end_turn``, ``max_tokens``, ``tool_use``...)."""
         value = self._data.get("stop_reason")
         return value if isinstance(value, str) else None
 
     @property
     def stop_sequence(self) -> str | None:
+        """The stop sequence that ended generation, when the service reports one."""
         value = self._data.get("stop_sequence")
         return value if isinstance(value, str) else None
 
@@ -292,25 +432,37 @@ class Response(Result):
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        return [
-            ToolCall(
-                id=str(item.get("call_id", "")),
-                name=str(item.get("name", "")),
-                arguments=str(item.get("arguments", item.get("input", ""))),
-                type=str(item.get("type")),
-                raw=item,
+        cut = self.status in ("incomplete", None)  # the output limit, or a cut stream
+        out = []
+        for item in self.output:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind not in ("function_call", "custom_tool_call"):
+                continue
+            arguments = str(item.get("arguments", item.get("input", "")))
+            unfinished = cut or item.get("status") in ("incomplete", "in_progress")
+            out.append(
+                ToolCall(
+                    id=str(item.get("call_id", "")),
+                    name=str(item.get("name", "")),
+                    arguments=arguments,
+                    type=str(kind),
+                    raw=item,
+                    truncated=kind == "function_call" and unfinished and _unfinished(arguments),
+                )
             )
-            for item in self.output
-            if isinstance(item, dict) and item.get("type") in ("function_call", "custom_tool_call")
-        ]
+        return out
 
     @property
     def status(self) -> str | None:
+        """The response status (``completed``, ``incomplete``, ``failed``...)."""
         value = self._data.get("status")
         return value if isinstance(value, str) else None
 
     @property
     def incomplete_reason(self) -> str | None:
+        """Why an incomplete response stopped (``incomplete_details.reason``)."""
         details = self._data.get("incomplete_details")
         return details.get("reason") if isinstance(details, dict) else None
 

@@ -4,6 +4,9 @@ The policy matches what users know from the openai and anthropic SDKs (2 retries
 exponential backoff ``min(0.5 * 2**n, 8)`` seconds with jitter, server hints honoured up to
 a cap), with two differences that matter on Kimi's gateways: a 429 that means an exhausted
 quota is never retried, and every attempt of one call carries the same ``Idempotency-Key``.
+A server that asks to wait longer than ``max_retry_after`` gets no retry: the error is
+raised at once, with its ``retry_after``. A local protocol error (a header h11 refuses)
+is deterministic, so it is never retried either.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from .errors import APIConnectionError, APIStatusError, QuotaExceededError
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 INITIAL_DELAY = 0.5
 MAX_DELAY = 8.0
-# A server hint longer than this is not honoured: we fall back to our own backoff.
+# A server hint longer than this is not waited for: the error is raised at once.
 MAX_RETRY_AFTER = 60.0
 
 
@@ -45,12 +48,15 @@ class RetryPolicy:
             if hint == "false":
                 return False
             return error.status_code in RETRYABLE_STATUS or error.status_code >= 500
-        return isinstance(error, APIConnectionError)
+        return isinstance(error, APIConnectionError) and not getattr(error, "local", False)
 
-    def delay(self, retries_done: int, headers: httpx.Headers | None) -> float:
-        """Seconds to wait before retry number ``retries_done + 1``."""
+    def delay(self, retries_done: int, headers: httpx.Headers | None) -> float | None:
+        """Seconds to wait before retry number ``retries_done + 1``; None when the server
+        asked for longer than ``max_retry_after`` (retrying sooner would fail again)."""
         hinted = retry_after_seconds(headers)
-        if hinted is not None and 0 <= hinted <= self.max_retry_after:
+        if hinted is not None and hinted > self.max_retry_after:
+            return None
+        if hinted is not None and hinted >= 0:
             return hinted
         base = min(self.initial_delay * 2.0**retries_done, self.max_delay)
         # Up to 25 % less, so many clients retrying at once spread out.

@@ -3,12 +3,21 @@
 :class:`SyncSender` and :class:`AsyncSender` share every decision (:class:`_SenderBase`);
 only the waiting and the I/O differ. A call's attempts share one ``Idempotency-Key``.
 When the default base URL cannot be reached, the fallback address is used from then on.
+
+Limits every call keeps: a success body (decompressed) holds at most ``max_body_size``
+bytes and an error body is read up to ``MAX_ERROR_BODY`` bytes (held once); with a
+``deadline`` the call, its retries and (for a stream) the whole stream end by then. Once a
+request has been sent, its key is redacted from the kept ``httpx.Request``, so results and
+errors that keep it can be logged or pickled.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
+import socket
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -16,7 +25,8 @@ from typing import Any
 import httpx
 
 from . import __version__
-from ._logging import logger, redact_headers
+from ._config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
+from ._logging import SENSITIVE_HEADERS, logger, redact_headers
 from .building import UNSET_TIMEOUT, Prepared
 from .errors import (
     APIConnectionError,
@@ -24,21 +34,35 @@ from .errors import (
     APIStatusError,
     APITimeoutError,
     ClientConfigError,
+    ClientStateError,
     KimiError,
+    _Secret,
     redact,
+    redact_bytes,
     status_error_from_response,
 )
-from .retries import RetryPolicy, new_idempotency_key
+from .retries import RetryPolicy, new_idempotency_key, retry_after_seconds
 
 USER_AGENT = f"kimi-ext/{__version__}"
+# Where a response carries its CallState (see call_state).
+_STATE_KEY = "kimi_ext.call"
 
 
 def check_base_url(url: str, *, allow_insecure_http: bool) -> str:
-    """Refuse plain http to anything but this machine, unless explicitly allowed."""
-    parsed = httpx.URL(url)
+    """Refuse plain http to anything but this machine, unless explicitly allowed; a URL
+    httpx cannot parse is a ClientConfigError."""
+    if not isinstance(url, str):
+        raise ClientConfigError(f"base_url={url!r}: must be a string")
+    try:
+        parsed = httpx.URL(url)
+        host = parsed.host
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        raise ClientConfigError(f"base_url {url!r}: not a valid URL ({exc})") from None
+    if not host and parsed.scheme in ("http", "https"):
+        raise ClientConfigError(f"base_url {url!r}: has no host")
     if parsed.scheme not in ("http", "https"):
         raise ClientConfigError(f"base_url {url!r}: scheme must be https (or http to localhost)")
-    if parsed.scheme == "http" and not allow_insecure_http and not is_loopback(parsed.host):
+    if parsed.scheme == "http" and not allow_insecure_http and not is_loopback(host):
         raise ClientConfigError(
             f"base_url {url!r}: plain http would send the API key unencrypted; use https, "
             "or pass allow_insecure_http=True if you really mean it"
@@ -47,6 +71,7 @@ def check_base_url(url: str, *, allow_insecure_http: bool) -> str:
 
 
 def is_loopback(host: str) -> bool:
+    """True for localhost and loopback IP addresses."""
     if host == "localhost":
         return True
     try:
@@ -55,12 +80,147 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def connection_error(exc: httpx.RequestError, request: httpx.Request | None) -> APIConnectionError:
+def loopback_http_origins(urls: Sequence[str]) -> list[str]:
+    """The ``http://host:port`` origins of plain-http loopback URLs: these must never go
+    through a proxy from the environment (it would see the key in clear)."""
+    out = []
+    for url in urls:
+        parsed = httpx.URL(url)
+        if parsed.scheme == "http" and is_loopback(parsed.host):
+            port = parsed.port or 80
+            host = f"[{parsed.host}]" if ":" in parsed.host else parsed.host
+            out.append(f"http://{host}:{port}")
+    return out
+
+
+def connection_error(
+    exc: httpx.RequestError, request: httpx.Request | None, secret: _Secret | str | None = None
+) -> APIConnectionError:
     """Our error for an httpx transport failure, or a body httpx could not decode (the
-    original stays as ``__cause__``)."""
+    original stays as ``__cause__``, except for a local protocol error, whose text may
+    quote a header). A local protocol error is marked ``local`` and never retried."""
     if isinstance(exc, httpx.TimeoutException):
         return APITimeoutError(f"Request timed out ({type(exc).__name__}).", request=request)
-    return APIConnectionError(f"Connection error ({type(exc).__name__}): {exc}", request=request)
+    if isinstance(exc, httpx.LocalProtocolError | httpx.UnsupportedProtocol):
+        # h11 refused what we would send (it quotes the header value, which may be the
+        # key): deterministic, so a retry would fail the same way.
+        error = APIConnectionError(
+            f"Connection error ({type(exc).__name__}): the request could not be sent "
+            "as built (a header or the URL is not valid HTTP)",
+            request=request,
+        )
+        error.local = True  # type: ignore[attr-defined]
+        return error
+    text = redact(f"Connection error ({type(exc).__name__}): {exc}", secret)
+    return APIConnectionError(text, request=request)
+
+
+class CallState:
+    """What one call's response carries for whoever reads it (the streams): the
+    deadline, the body and line cap, and whether the deadline has passed.
+
+    In the sync client a watchdog thread shuts the socket down when the deadline passes,
+    so a read blocked on a trickling server returns at once.
+    """
+
+    __slots__ = ("_lock", "_timer", "deadline", "end", "expired", "max_line", "response")
+
+    def __init__(self, deadline: float | None, end: float | None, max_line: int) -> None:
+        self.deadline = deadline
+        self.end = end  # time.monotonic() at which the call must be over
+        self.max_line = max_line
+        self.expired = False
+        self.response: httpx.Response | None = None
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None without one)."""
+        return None if self.end is None else self.end - time.monotonic()
+
+    def arm(self, response: httpx.Response) -> None:
+        """Watch ``response`` (sync only): at the deadline, shut its socket down."""
+        self.response = response
+        left = self.remaining()
+        if left is None:
+            return
+        timer = threading.Timer(max(left, 0.0), self._fire)
+        timer.daemon = True
+        self._timer = timer
+        timer.start()
+
+    def disarm(self) -> None:
+        """The response is being closed: the watchdog must not touch the socket after
+        this (it may go back to the pool and serve another call)."""
+        with self._lock:
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._timer is None or self.response is None:
+                return
+            self._timer = None
+            self.expired = True
+            stream = self.response.extensions.get("network_stream")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                # The plain socket's shutdown, also under TLS: it wakes a blocked read.
+                with contextlib.suppress(OSError):
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+def call_state(response: httpx.Response) -> CallState | None:
+    """The CallState the sender attached to ``response`` (None for a foreign response)."""
+    state = response.extensions.get(_STATE_KEY)
+    return state if isinstance(state, CallState) else None
+
+
+def deadline_error(state: CallState, request: httpx.Request | None) -> APITimeoutError:
+    """The error for a call whose deadline has passed."""
+    return APITimeoutError(
+        f"Request timed out (the call's deadline of {state.deadline:g} s passed).",
+        request=request,
+    )
+
+
+def _clamp_timeout(timeout: Any, left: float) -> httpx.Timeout:
+    """``timeout`` with no part longer than ``left`` seconds."""
+    base = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+    left = max(left, 0.001)
+
+    def part(value: float | None) -> float:
+        return left if value is None else min(value, left)
+
+    return httpx.Timeout(
+        connect=part(base.connect), read=part(base.read), write=part(base.write),
+        pool=part(base.pool),
+    )  # fmt: skip
+
+
+_SENSITIVE_RAW = frozenset(name.encode() for name in SENSITIVE_HEADERS)
+
+
+def _scrub(request: httpx.Request, key: bytes | None) -> None:
+    """Redact the key from a request that has been sent (results and errors keep it).
+    ``key`` is the key as bytes (None when too short to search for)."""
+    names = [
+        name
+        for name, value in request.headers.raw
+        if name.lower() in _SENSITIVE_RAW or (key is not None and key in value)
+    ]
+    for name in names:
+        request.headers[name.decode("latin-1")] = "<redacted>"
+
+
+def _scrub_response(response: httpx.Response, key: bytes | None) -> None:
+    """Redact response headers that echo the key (a gateway's debug header, say)."""
+    if key is None:
+        return
+    names = [name for name, value in response.headers.raw if key in value]
+    for name in names:
+        response.headers[name.decode("latin-1")] = "<redacted>"
 
 
 class _SenderBase:
@@ -69,18 +229,22 @@ class _SenderBase:
     def __init__(
         self,
         *,
-        api_key: str,
+        api_key: _Secret | str,
         base_urls: Sequence[str],
         timeout: httpx.Timeout,
         policy: RetryPolicy,
         default_headers: Mapping[str, str] | None,
+        deadline: float | None = None,
+        max_body_size: int = DEFAULT_MAX_BODY_SIZE,
     ) -> None:
-        self._api_key = api_key
+        self._api_key = api_key if isinstance(api_key, _Secret) else _Secret(api_key)
         self.base_urls = list(base_urls)
         self.base_index = 0
         self.timeout = timeout
         self.policy = policy
         self.default_headers = dict(default_headers or {})
+        self.deadline = deadline
+        self.max_body_size = max_body_size
         self._urls: dict[str, httpx.URL] = {}
 
     def url_for(self, path: str) -> httpx.URL:
@@ -96,11 +260,24 @@ class _SenderBase:
     def base_url(self) -> str:
         return self.base_urls[self.base_index]
 
+    def start(self, prepared: Prepared) -> CallState:
+        """The state of one call: its deadline (per call, else the client's) and caps."""
+        deadline = self.deadline if prepared.deadline is UNSET_TIMEOUT else prepared.deadline
+        if not isinstance(deadline, int | float):
+            deadline = None
+        end = None if deadline is None else time.monotonic() + deadline
+        return CallState(deadline, end, self.max_body_size)
+
     def build(
-        self, http: httpx.Client | httpx.AsyncClient, prepared: Prepared, key: str, attempt: int
+        self,
+        http: httpx.Client | httpx.AsyncClient,
+        prepared: Prepared,
+        key: str,
+        attempt: int,
+        left: float | None = None,
     ) -> httpx.Request:
         headers = {
-            "Authorization": f"Bearer {self._api_key}",
+            "Authorization": f"Bearer {self._api_key.get()}",
             "Content-Type": "application/json",
             "Accept": "text/event-stream" if prepared.stream else "application/json",
             "User-Agent": USER_AGENT,
@@ -110,6 +287,8 @@ class _SenderBase:
             **prepared.headers,
         }
         timeout = self.timeout if prepared.timeout is UNSET_TIMEOUT else prepared.timeout
+        if left is not None:
+            timeout = _clamp_timeout(timeout, left)  # no single wait outlasts the deadline
         return http.build_request(
             prepared.method,
             self.url_for(prepared.path),
@@ -131,20 +310,58 @@ class _SenderBase:
         return True
 
     def next_delay(
-        self, prepared: Prepared, error: KimiError, retries_done: int, headers: httpx.Headers | None
+        self,
+        prepared: Prepared,
+        error: KimiError,
+        retries_done: int,
+        headers: httpx.Headers | None,
+        state: CallState | None = None,
     ) -> float | None:
-        """Seconds to wait before the next attempt, or None to give up."""
+        """Seconds to wait before the next attempt, or None to give up (no retry left,
+        not retryable, a server hint beyond the cap, or the deadline would pass)."""
         limit = self.policy.max_retries if prepared.max_retries is None else prepared.max_retries
         if retries_done >= limit or not self.policy.should_retry(error):
             return None
         delay = self.policy.delay(retries_done, headers)
+        if delay is None:
+            logger.info("not retrying %s %s: the server asks to wait longer than %gs",
+                        prepared.method, prepared.path, self.policy.max_retry_after)  # fmt: skip
+            return None
+        left = state.remaining() if state is not None else None
+        if left is not None and delay >= left:
+            return None
         logger.info(
             "retrying %s %s in %.2fs after %s", prepared.method, prepared.path, delay, error
         )
         return delay
 
-    def status_error(self, response: httpx.Response) -> APIStatusError:
-        return status_error_from_response(response, secret=self._api_key)
+    def status_error(
+        self, response: httpx.Response, content: bytes | None = None, cut: bool = False
+    ) -> APIStatusError:
+        error = status_error_from_response(
+            response, secret=self._api_key, content=content, cut_at=MAX_ERROR_BODY if cut else None
+        )
+        error.retry_after = retry_after_seconds(response.headers)
+        return error
+
+    def failed(
+        self, exc: httpx.RequestError, request: httpx.Request, state: CallState
+    ) -> tuple[KimiError, BaseException | None]:
+        """The error (and the cause to chain) for a transport failure of one attempt."""
+        left = state.remaining()
+        if state.expired or (left is not None and left <= 0):
+            return deadline_error(state, request), exc
+        error = connection_error(exc, request, self._api_key)
+        # A local protocol error's text quotes what h11 refused (maybe the key): not chained.
+        return error, (None if getattr(error, "local", False) else exc)
+
+    def too_large(self, response: httpx.Response, limit: int) -> APIResponseError:
+        return APIResponseError(
+            f"the response body is larger than max_body_size={limit} bytes (decompressed); "
+            "it was not read further (raise max_body_size if this answer is real)",
+            response=response,
+            body="",
+        )
 
     def log(self, request: httpx.Request, response: httpx.Response, started: float) -> None:
         if logger.isEnabledFor(20):
@@ -152,24 +369,49 @@ class _SenderBase:
                 "%s %s -> %d in %.0f ms", request.method, request.url, response.status_code,
                 (time.perf_counter() - started) * 1000,
             )  # fmt: skip
-            logger.debug("request headers: %s", redact_headers(request.headers.items()))
-            logger.debug("response headers: %s", redact_headers(response.headers.items()))
+            secret = self._api_key
+            logger.debug("request headers: %s", redact_headers(request.headers.items(), secret))
+            logger.debug("response headers: %s", redact_headers(response.headers.items(), secret))
 
 
-def parse_json_body(response: httpx.Response, secret: str) -> dict[str, Any]:
+def parse_json_body(response: httpx.Response, secret: _Secret | str) -> dict[str, Any]:
     """The JSON object of a success response; APIResponseError (with the text) otherwise."""
     try:
         data = json.loads(response.content)
     except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        # The body is kept (nothing lost), but not a key it may echo.
+        response._content = redact_bytes(response.content, secret)
         text = response.text
+        head = redact(text[:1000], secret)[:200]  # redacted before it is cut
         raise APIResponseError(
-            f"expected a JSON body, got {redact(text[:200], secret)!r}",
-            response=response,
-            body=text,
+            f"expected a JSON body, got {head!r}", response=response, body=text
         ) from None
     if not isinstance(data, dict):
         raise APIResponseError("expected a JSON object", response=response, body=response.text)
     return data
+
+
+# What one attempt gives: the response to use, or (error, cause, headers) to retry or
+# raise, or None to try again at once (on the fallback base URL).
+_Outcome = httpx.Response | tuple[KimiError, BaseException | None, httpx.Headers | None] | None
+
+
+def _discard(error: KimiError) -> None:
+    """Drop the body of an attempt that will be retried, now: httpx responses sit in a
+    reference cycle, so it would otherwise be held until the next garbage collection."""
+    response = getattr(error, "response", None)
+    if isinstance(response, httpx.Response) and hasattr(response, "_content"):
+        response._content = b""
+    if isinstance(error, APIStatusError):
+        error.body = None
+
+
+def _give_up(error: KimiError, cause: BaseException | None) -> KimiError:
+    """``error``, chained to ``cause`` as ``raise error from cause`` would."""
+    if cause is not None and cause is not error:
+        error.__cause__ = cause
+    error.__suppress_context__ = True
+    return error
 
 
 class SyncSender(_SenderBase):
@@ -185,40 +427,81 @@ class SyncSender(_SenderBase):
     def send(self, prepared: Prepared) -> httpx.Response:
         """Send until success or the policy gives up. With ``prepared.stream`` the body is
         left unread for the caller (who must close the response)."""
+        if self.http.is_closed:
+            raise ClientStateError("the client was closed (close() or its with block); "
+                                   "make a new one")  # fmt: skip
+        state = self.start(prepared)
         key = new_idempotency_key()
         retries_done = 0
         while True:
-            request = self.build(self.http, prepared, key, retries_done)
-            started = time.perf_counter()
-            error: KimiError
-            headers: httpx.Headers | None = None
-            try:
-                response = self.http.send(request, stream=prepared.stream, follow_redirects=False)
-            except httpx.RequestError as exc:
-                if self.switch_base_url(exc):
-                    continue
-                error = connection_error(exc, request)
-                cause: BaseException = exc
-            else:
-                self.log(request, response, started)
-                if response.is_success:
-                    return response
-                try:
-                    response.read()
-                except httpx.RequestError as exc:
-                    error, cause = connection_error(exc, request), exc
-                else:
-                    error = cause = self.status_error(response)
-                    headers = response.headers
-                finally:
-                    response.close()
-            delay = self.next_delay(prepared, error, retries_done, headers)
+            outcome = self._attempt(prepared, key, retries_done, state)
+            if outcome is None:
+                continue
+            if isinstance(outcome, httpx.Response):
+                return outcome
+            error, cause, headers = outcome
+            del outcome  # the failed attempt's body is not held through the next one
+            delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
-                if error is cause:
-                    raise error
-                raise error from cause
+                raise _give_up(error, cause)
+            _discard(error)
+            del error, cause, headers
             self.sleep(delay)
             retries_done += 1
+
+    def _attempt(
+        self, prepared: Prepared, key: str, retries_done: int, state: CallState
+    ) -> _Outcome:
+        left = state.remaining()
+        if left is not None and left <= 0:
+            return deadline_error(state, None), None, None
+        request = self.build(self.http, prepared, key, retries_done, left)
+        started = time.perf_counter()
+        try:
+            response = self.http.send(request, stream=True, follow_redirects=False)
+        except httpx.RequestError as exc:
+            _scrub(request, self._api_key.searched_bytes())
+            if self.switch_base_url(exc):
+                return None
+            error, cause = self.failed(exc, request, state)
+            return error, cause, None
+        except RuntimeError as exc:
+            if self.http.is_closed:
+                raise ClientStateError("the client was closed while a call was starting") from exc
+            raise
+        _scrub(request, self._api_key.searched_bytes())
+        _scrub_response(response, self._api_key.searched_bytes())
+        response.extensions[_STATE_KEY] = state
+        self.log(request, response, started)
+        state.arm(response)
+        if response.is_success and prepared.stream:
+            return response  # the stream disarms the watchdog when it closes
+        limit = state.max_line if response.is_success else MAX_ERROR_BODY
+        try:
+            pieces: list[bytes] = []
+            size = 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    break
+                pieces.append(chunk)
+        except httpx.RequestError as exc:
+            error, cause = self.failed(exc, request, state)
+            return error, cause, None
+        finally:
+            state.disarm()
+            response.close()
+        content = b"".join(pieces)
+        del pieces
+        if not response.is_success:
+            content = redact_bytes(content, self._api_key)  # an error may echo the key
+        response._content = content  # what response.read() would have set
+        if response.is_success:
+            if size > limit:
+                return self.too_large(response, limit), None, None
+            return response
+        error = self.status_error(response, content, cut=size > limit)
+        return error, None, response.headers
 
     def close(self) -> None:
         self.http.close()
@@ -241,45 +524,110 @@ class AsyncSender(_SenderBase):
 
             sleep = asyncio.sleep
         self.sleep = sleep
+        self._loop: Any = None
+
+    def _check_loop(self) -> None:
+        """Refuse a second event loop: the pool's connections belong to the first one."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif loop is not self._loop:
+            raise ClientStateError(
+                "this AsyncKimi was first used on another event loop; make one client per "
+                "event loop (for example inside each asyncio.run()), since its connections "
+                "belong to the loop that opened them"
+            )
 
     async def send(self, prepared: Prepared) -> httpx.Response:
         """Async twin of :meth:`SyncSender.send`."""
+        if self.http.is_closed:
+            raise ClientStateError("the client was closed (close() or its async with block); "
+                                   "make a new one")  # fmt: skip
+        self._check_loop()
+        state = self.start(prepared)
         key = new_idempotency_key()
         retries_done = 0
         while True:
-            request = self.build(self.http, prepared, key, retries_done)
-            started = time.perf_counter()
-            error: KimiError
-            headers: httpx.Headers | None = None
-            try:
-                response = await self.http.send(
-                    request, stream=prepared.stream, follow_redirects=False
-                )
-            except httpx.RequestError as exc:
-                if self.switch_base_url(exc):
-                    continue
-                error = connection_error(exc, request)
-                cause: BaseException = exc
+            left = state.remaining()
+            if left is None:
+                outcome = await self._attempt(prepared, key, retries_done, state)
             else:
-                self.log(request, response, started)
-                if response.is_success:
-                    return response
+                import asyncio
+
                 try:
-                    await response.aread()
-                except httpx.RequestError as exc:
-                    error, cause = connection_error(exc, request), exc
-                else:
-                    error = cause = self.status_error(response)
-                    headers = response.headers
-                finally:
-                    await response.aclose()
-            delay = self.next_delay(prepared, error, retries_done, headers)
+                    # The whole attempt (head and body) ends by the deadline.
+                    async with asyncio.timeout(max(left, 0.0)):
+                        outcome = await self._attempt(prepared, key, retries_done, state)
+                except TimeoutError:
+                    state.expired = True
+                    outcome = deadline_error(state, None), None, None
+            if outcome is None:
+                continue
+            if isinstance(outcome, httpx.Response):
+                return outcome
+            error, cause, headers = outcome
+            del outcome
+            delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
-                if error is cause:
-                    raise error
-                raise error from cause
+                raise _give_up(error, cause)
+            _discard(error)
+            del error, cause, headers
             await self.sleep(delay)
             retries_done += 1
+
+    async def _attempt(
+        self, prepared: Prepared, key: str, retries_done: int, state: CallState
+    ) -> _Outcome:
+        left = state.remaining()
+        if left is not None and left <= 0:
+            return deadline_error(state, None), None, None
+        request = self.build(self.http, prepared, key, retries_done, left)
+        started = time.perf_counter()
+        try:
+            response = await self.http.send(request, stream=True, follow_redirects=False)
+        except httpx.RequestError as exc:
+            _scrub(request, self._api_key.searched_bytes())
+            if self.switch_base_url(exc):
+                return None
+            error, cause = self.failed(exc, request, state)
+            return error, cause, None
+        except RuntimeError as exc:
+            if self.http.is_closed:
+                raise ClientStateError("the client was closed while a call was starting") from exc
+            raise
+        _scrub(request, self._api_key.searched_bytes())
+        _scrub_response(response, self._api_key.searched_bytes())
+        response.extensions[_STATE_KEY] = state
+        self.log(request, response, started)
+        if response.is_success and prepared.stream:
+            return response
+        limit = state.max_line if response.is_success else MAX_ERROR_BODY
+        try:
+            pieces: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    break
+                pieces.append(chunk)
+        except httpx.RequestError as exc:
+            error, cause = self.failed(exc, request, state)
+            return error, cause, None
+        finally:
+            await response.aclose()
+        content = b"".join(pieces)
+        del pieces
+        if not response.is_success:
+            content = redact_bytes(content, self._api_key)  # an error may echo the key
+        response._content = content
+        if response.is_success:
+            if size > limit:
+                return self.too_large(response, limit), None, None
+            return response
+        error = self.status_error(response, content, cut=size > limit)
+        return error, None, response.headers
 
     async def aclose(self) -> None:
         await self.http.aclose()

@@ -23,6 +23,9 @@ factory returns None) (the streams use
 twice); the event's ``data`` is then what the sink's ``close()`` returns. Only a line that
 spans reads can go to the sink, so that depends on the split; the text does not.
 
+A decoder made with ``max_line=`` raises :class:`SSELineTooLong` as soon as one line
+grows past that many bytes, so a hostile stream cannot fill memory with one endless line.
+
 Decoding follows the HTML Living Standard ("event stream interpretation"): LF, CR LF and
 CR all end a line; ``data`` lines are joined with ``\\n``; lines starting with ``:`` are
 comments; a line with no colon is a field with an empty value; one space after the colon
@@ -38,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-__all__ = ["LineSink", "RawEvent", "SSEDecoder", "ServerSentEvent"]
+__all__ = ["LineSink", "RawEvent", "SSEDecoder", "SSELineTooLong", "ServerSentEvent"]
 
 #: An event as ``(data, event, id, retry)``: what :meth:`SSEDecoder.feed_raw` returns.
 #: ``data`` is a str, or what a long line's sink returned (see ``long_line``).
@@ -48,6 +51,14 @@ RawEvent = tuple[Any, str | None, str | None, int | None]
 LONG_LINE = 1 << 16
 
 _BOM = b"\xef\xbb\xbf"
+
+
+class SSELineTooLong(ValueError):
+    """One line of the stream is longer than the decoder's ``max_line``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"an event-stream line is longer than max_body_size={limit} bytes")
 
 
 class LineSink(Protocol):
@@ -110,12 +121,14 @@ class SSEDecoder:
         "_id",
         "_long_at",
         "_long_line",
+        "_max_line",
         "_more",
         "_pending",
         "_pending_size",
         "_read_whole",
         "_retry",
         "_sink",
+        "_sink_size",
     )
 
     def __init__(
@@ -123,10 +136,13 @@ class SSEDecoder:
         *,
         long_line: Callable[[], LineSink | None] | None = None,
         long_line_at: int = LONG_LINE,
+        max_line: int | None = None,
     ) -> None:
         self._long_line = long_line
         self._long_at = long_line_at
+        self._max_line = max_line
         self._sink: LineSink | None = None  # the long data line being received
+        self._sink_size = 0
         self._read_whole = False  # the current line is not handed over
         self._pending: list[bytes] = []  # the start of an unfinished line, in pieces
         self._pending_size = 0
@@ -162,6 +178,9 @@ class SSEDecoder:
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         if self._sink is not None:
             end = chunk.find(b"\n")
+            self._sink_size += len(chunk) if end < 0 else end
+            if self._max_line is not None and self._sink_size > self._max_line:
+                raise SSELineTooLong(self._max_line)
             if end < 0:
                 self._sink.feed(chunk)
                 return []
@@ -184,6 +203,13 @@ class SSEDecoder:
             block = chunk[:end]
         rest = chunk[end + 1 :]
         del chunk
+        # Rare (a read larger than the cap): only then are the lines measured.
+        if (
+            self._max_line is not None
+            and len(block) > self._max_line
+            and max(map(len, block.split(b"\n"))) > self._max_line
+        ):
+            raise SSELineTooLong(self._max_line)
         # Line ends are ASCII, so a complete line never ends inside a UTF-8 sequence.
         text = block.decode("utf-8", "replace")
         del block  # a large event is held once as bytes, text and lines: not all at once
@@ -202,6 +228,8 @@ class SSEDecoder:
         """Keep the start of an unfinished line; a long ``data`` line goes to a sink."""
         self._pending.append(piece)
         self._pending_size += len(piece)
+        if self._max_line is not None and self._pending_size > self._max_line:
+            raise SSELineTooLong(self._max_line)
         if (
             self._pending_size >= self._long_at
             and self._long_line is not None
@@ -229,6 +257,7 @@ class SSEDecoder:
             self._read_whole = True
             return
         self._sink = sink
+        self._sink_size = self._pending_size
         self._bom = False
         self._dirty = True
         for part in self._pending:

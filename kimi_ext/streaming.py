@@ -29,15 +29,32 @@ Rules every stream follows:
   with an empty ``data`` (keep-alives) are skipped; ``data: [DONE]`` is never yielded.
 * Unknown event types are yielded as they came (``.parsed`` then returns the dict).
 * The response is closed when iteration ends or fails, when the ``with`` block is left,
-  or on ``close()``. After the terminal event the rest of the body (normally nothing) is
-  read, so the connection can go back to the pool.
+  or on ``close()``. The result is handed over at the terminal event: what follows it is
+  read for at most ``DRAIN_GRACE`` (50 ms; normally just the end of the body, so the
+  connection goes back to the pool), then the response is closed. A server that keeps the
+  body open (silently or with keep-alive comments) cannot delay a complete answer until
+  the read timeout.
+* Text is joined with its surrogate pairs made whole: a server that escapes each UTF-16
+  half separately (``"\\ud83d"`` in one delta, ``"\\ude00"`` in the next) gives one emoji.
 * Nothing is ever retried: the events already delivered cannot be taken back.
+* A stall (a read timed out) or the call's ``deadline`` passing raises an
+  ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
+  cut or a close has ``timed_out=False``. A single SSE line longer than the client's
+  ``max_body_size`` ends the stream the same way (what arrived before is kept).
+* A stream dropped without ``close()`` (a ``break`` out of the loop, then the last
+  reference goes) closes its response at once: the event generator holds a twin of the
+  stream that shares its state, so the two form no reference cycle and no garbage
+  collection is needed to give the connection back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import re
+import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -49,11 +66,14 @@ from .errors import (
     IncompleteStreamError,
     KimiError,
     redact,
+    redact_bytes,
+    redact_json,
     status_error_from_event,
 )
 from .longjson import LongJSONLine, ParsedLine
 from .results import Result
-from .sse import LONG_LINE, SSEDecoder
+from .sending import CallState, call_state
+from .sse import LONG_LINE, SSEDecoder, SSELineTooLong
 
 __all__ = [
     "TEXT_BATCH",
@@ -71,19 +91,30 @@ ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
 AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 
-# After the terminal event, read at most this much of what follows before closing.
-_DRAIN_LIMIT = 1 << 16
-
-# Every httpx failure a read can raise (transport, decoding, a closed stream).
-_READ_ERRORS = (httpx.HTTPError, httpx.StreamError)
+# Every httpx failure a read can raise (transport, decoding, a closed stream), and a line
+# over the size cap.
+_READ_ERRORS = (httpx.HTTPError, httpx.StreamError, SSELineTooLong)
 
 _loads = json.loads
+
+# After the terminal event, what follows is read for at most this long and this much.
+DRAIN_GRACE = 0.05
+_DRAIN_LIMIT = 1 << 16
 
 # Text fragments are joined in batches of this many as they arrive (see TextBuffer).
 TEXT_BATCH = 256
 # A sole fragment reader lets the logs be emptied once it has read this many entries.
 _TRIM_AT = 64
 _NO_TEXT: list[str] = []  # shared and never mutated: most events bring no new fragment
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def pair_surrogates(text: str) -> str:
+    """``text`` with each high + low surrogate pair (split across deltas, each half
+    escaped on its own) made one character; a lone surrogate is kept as it came."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class TextBuffer:
@@ -120,7 +151,13 @@ class TextBuffer:
             self.fold()
         if len(done) > 1:
             done[:] = ["".join(done)]
-        return done[0] if done else ""
+        if not done:
+            return ""
+        text = done[0]
+        paired = pair_surrogates(text)
+        if paired is not text:
+            done[0] = paired
+        return paired
 
     def __bool__(self) -> bool:
         return bool(self.tail) or bool(self.done)
@@ -261,11 +298,17 @@ class _StreamCore(Generic[ResultT]):
     # A data line longer than this is parsed as it arrives (see kimi_ext.longjson).
     long_line_at: ClassVar[int] = LONG_LINE
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         self.response = response
         self._secret = secret
         self._acc: Accumulator[ResultT] = self._accumulator_type()
-        self._decoder = SSEDecoder(long_line=self._long_line, long_line_at=self.long_line_at)
+        state = call_state(response)
+        # Not self._long_line: a bound method would tie the decoder back to the stream.
+        self._decoder = SSEDecoder(
+            long_line=_long_line_sinks(self._acc),
+            long_line_at=self.long_line_at,
+            max_line=state.max_line if state is not None else None,
+        )
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
         self._closed = False
@@ -318,15 +361,27 @@ class _StreamCore(Generic[ResultT]):
             return self._event_type(self._acc.feed(name, data), data, name)
         except ErrorEventReceived as exc:
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
-            error.body = exc.raw
+            error.body = redact_json(exc.raw, self._secret)
             raise error from None
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
+        """The error for a stream that ended early (``exc``, the transport error, is
+        chained by the caller); ``timed_out`` tells a stall or deadline from a cut."""
         where = self._acc.terminal_name
-        if exc is None:
+        state = call_state(self.response)
+        timed_out = isinstance(exc, httpx.TimeoutException)
+        if state is not None and state.expired:
+            reason = f"the call's deadline of {state.deadline:g} s passed before {where}"
+            timed_out = True
+        elif exc is None:
             reason = f"the stream ended before its terminal event ({where})"
         elif isinstance(exc, httpx.TimeoutException):
-            reason = f"the stream timed out ({type(exc).__name__}) before {where}"
+            reason = (
+                f"the stream stalled: no data came, so it timed out ({type(exc).__name__}), "
+                f"before {where}"
+            )
+        elif isinstance(exc, SSELineTooLong):
+            reason = f"{exc} before {where}"
         elif isinstance(exc, httpx.StreamError):
             reason = f"the stream was closed before {where}"
         else:
@@ -334,11 +389,15 @@ class _StreamCore(Generic[ResultT]):
             reason = f"the connection broke ({type(exc).__name__}{detail}) before {where}"
         message = redact(f"{reason}; what arrived is kept in .partial", self._secret)
         return IncompleteStreamError(
-            message, partial=self._acc.result(self.response), request=_request_of(self.response)
+            message,
+            partial=self._acc.result(self.response),
+            request=_request_of(self.response),
+            timed_out=timed_out,
         )
 
-    def _new_texts(self, log: list[str], mark: list[int]) -> list[str]:
-        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place)."""
+    def _new_texts(self, log: list[str], mark: list[Any]) -> list[str]:
+        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place;
+        ``mark[1]``, when there, is a high surrogate waiting for its other half)."""
         seen = mark[0]
         count = len(log)
         if count == seen:
@@ -346,19 +405,26 @@ class _StreamCore(Generic[ResultT]):
         if count == seen + 1:  # the usual case: one fragment per event
             text = log[seen]
             new = [text] if text else _NO_TEXT
+            halves = bool(text) and (text[-1] >= "\ud800" or len(mark) > 1)
         else:
             new = [text for text in log[seen:count] if text]
+            halves = len(mark) > 1 or any(text[-1] >= "\ud800" for text in new)
         mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
-        return new
+        return _hold_halves(new, mark, 1) if halves else new
 
-    def _new_fragments(self, marks: list[int]) -> list[tuple[str, str]]:
+    def _new_fragments(self, marks: list[Any]) -> list[tuple[str, str]]:
         """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
         out: list[tuple[str, str]] = []
         for i, (kind, log) in enumerate(
             (("reasoning", self._acc.reasoning_log), ("text", self._acc.text_log))
         ):
             if len(log) > marks[i]:
-                out.extend((kind, text) for text in log[marks[i] :] if text)
+                new = [text for text in log[marks[i] :] if text]
+                if any(text[-1] >= "\ud800" for text in new) or len(marks) > 2:
+                    if len(marks) == 2:
+                        marks += [None, None]
+                    new = _hold_halves(new, marks, 2 + i)
+                out.extend((kind, text) for text in new)
                 marks[i] = len(log)
         if (marks[0] >= _TRIM_AT or marks[1] >= _TRIM_AT) and self._acc.trim_logs():
             marks[0] = marks[1] = 0
@@ -374,7 +440,9 @@ class _StreamCore(Generic[ResultT]):
         )
 
     def _body_error(self, body: bytes) -> KimiError:
-        """The error for such an answer; its body is kept, so nothing received is lost."""
+        """The error for such an answer; its body is kept, so nothing received is lost
+        (but not a key it may echo)."""
+        body = self.response._content = redact_bytes(body, self._secret)
         text = body.decode("utf-8", "replace")
         try:
             data = _loads(text)
@@ -384,8 +452,9 @@ class _StreamCore(Generic[ResultT]):
             # A gateway that reports a failure as JSON with status 200.
             return status_error_from_event(data, response=self.response, secret=self._secret)
         kind = self.response.headers.get("content-type", "")
+        head = redact(text[:1000], self._secret)[:200]  # redacted before it is cut
         return APIResponseError(
-            f"expected an event stream, got {kind}: {redact(text[:200], self._secret)!r}",
+            f"expected an event stream, got {kind}: {head!r}",
             response=self.response,
             body=text,
         )
@@ -402,9 +471,12 @@ class _StreamCore(Generic[ResultT]):
 class SyncStream(_StreamCore[ResultT]):
     """The synchronous shell: iterate it for :class:`StreamEvent` objects."""
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    # A slot, not an attribute: the twin the generator holds shares the attributes only.
+    __slots__ = ("_iterator",)
+
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         super().__init__(response, secret=secret)
-        self._iterator = self._iter_events()
+        self._iterator = type(self)._iter_events(_twin(self))
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._error is not None:
@@ -440,11 +512,13 @@ class SyncStream(_StreamCore[ResultT]):
     def _fragments(self) -> Iterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             for _ in self._iterator:
                 yield from self._new_fragments(marks)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_fragments(marks)
+            yield from (("reasoning", t) for t in _held(marks, 2))
+            yield from (("text", t) for t in _held(marks, 3))
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -453,11 +527,12 @@ class SyncStream(_StreamCore[ResultT]):
     def _texts(self, log: list[str]) -> Iterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             for _ in self._iterator:
                 yield from self._new_texts(log, mark)
             # What another reader's reads brought in after this reader's last event.
             yield from self._new_texts(log, mark)
+            yield from _held(mark, 1)
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -474,6 +549,7 @@ class SyncStream(_StreamCore[ResultT]):
     def close(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
+        _disarm(self.response)
         self.response.close()
 
     def __enter__(self) -> Self:
@@ -518,7 +594,9 @@ class SyncStream(_StreamCore[ResultT]):
                 raise self._incomplete(exc) from exc
             if acc.terminal:
                 self._finished = True
-                _drain(chunks)
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        _drain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -531,9 +609,11 @@ class SyncStream(_StreamCore[ResultT]):
 class AsyncStream(_StreamCore[ResultT]):
     """The asynchronous shell: ``async for`` it for :class:`StreamEvent` objects."""
 
-    def __init__(self, response: httpx.Response, *, secret: str) -> None:
+    __slots__ = ("_aiterator",)  # see SyncStream
+
+    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         super().__init__(response, secret=secret)
-        self._aiterator = self._aiter_events()
+        self._aiterator = type(self)._aiter_events(_twin(self))
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
@@ -563,13 +643,16 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
         self._acc.watch()
         try:
-            marks = [len(self._acc.reasoning_log), len(self._acc.text_log)]
+            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             async for _ in self._aiterator:
                 for fragment in self._new_fragments(marks):
                     yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in self._new_fragments(marks):
                 yield fragment
+            for kind, at in (("reasoning", 2), ("text", 3)):
+                for text in _held(marks, at):
+                    yield kind, text
             if not self._finished:
                 raise self._not_finished()
         finally:
@@ -578,12 +661,14 @@ class AsyncStream(_StreamCore[ResultT]):
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
         self._acc.watch()
         try:
-            mark = [len(log)]
+            mark: list[Any] = [len(log)]
             async for _ in self._aiterator:
                 for text in self._new_texts(log, mark):
                     yield text
             # What another reader's reads brought in after this reader's last event.
             for text in self._new_texts(log, mark):
+                yield text
+            for text in _held(mark, 1):
                 yield text
             if not self._finished:
                 raise self._not_finished()
@@ -601,6 +686,7 @@ class AsyncStream(_StreamCore[ResultT]):
     async def aclose(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
+        _disarm(self.response)
         await self.response.aclose()
 
     close = aclose
@@ -622,6 +708,9 @@ class AsyncStream(_StreamCore[ResultT]):
         decoder = self._decoder
         try:
             chunks = self.response.aiter_bytes()
+            state = call_state(self.response)
+            if state is not None and state.end is not None:
+                chunks = _within_deadline(chunks, state)
             try:
                 if self._not_an_event_stream():
                     raise self._body_error(await self.response.aread())
@@ -647,7 +736,9 @@ class AsyncStream(_StreamCore[ResultT]):
                 raise self._incomplete(exc) from exc
             if acc.terminal:
                 self._finished = True
-                await _adrain(chunks)
+                with _CappedReads(self.response) as capped:
+                    if capped:
+                        await _adrain(chunks, capped)
             else:
                 self._end_of_body()
         except KimiError as exc:
@@ -657,27 +748,145 @@ class AsyncStream(_StreamCore[ResultT]):
             await self.aclose()
 
 
-def _drain(chunks: Iterator[bytes]) -> None:
-    """Read what follows the terminal event (normally nothing), within a limit."""
+def _twin(stream: Any) -> Any:
+    """A second instance of ``stream``'s class sharing its attributes (``__dict__``) but not
+    its generator slot: the generator holds the twin, so dropping the stream finalizes
+    the generator (which closes the response) without waiting for the cycle collector."""
+    twin = object.__new__(type(stream))
+    object.__setattr__(twin, "__dict__", stream.__dict__)
+    return twin
+
+
+def _long_line_sinks(acc: Accumulator[Any]) -> Callable[[], LongJSONLine | None]:
+    """The decoder's factory of long-line sinks (see ``_StreamCore._long_line``)."""
+
+    def make() -> LongJSONLine | None:
+        return LongJSONLine(acc.long_strings()) if acc.repeats_text else None
+
+    return make
+
+
+def _disarm(response: httpx.Response) -> None:
+    state = call_state(response)
+    if state is not None:
+        state.disarm()
+
+
+async def _within_deadline(chunks: AsyncIterator[bytes], state: CallState) -> AsyncIterator[bytes]:
+    """``chunks``, each awaited no longer than the call's deadline allows."""
+    import asyncio
+
+    iterator = chunks.__aiter__()
+    while True:
+        left = state.remaining() or 0.0
+        try:
+            async with asyncio.timeout(max(left, 0.0)):
+                chunk = await iterator.__anext__()
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            state.expired = True
+            raise httpx.ReadTimeout("the call's deadline passed") from None
+        yield chunk
+
+
+class _CappedReads:
+    """While the end of the body is awaited after the terminal event, the reads of this
+    response's connection (from this thread) wait at most until ``DRAIN_GRACE`` is over.
+
+    The HTTP/1.1 connection goes back to the pool only if its body is read to the end, but a
+    server may hold the body open: its network stream's ``read`` is wrapped for the drain
+    and restored after it. False (nothing to drain; the response is just closed) without a
+    network stream (in-memory transports) and on HTTP/2, where closing ends only the stream.
+    """
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.deadline = time.monotonic() + DRAIN_GRACE
+        self._stream: Any = None
+        extensions = response.extensions
+        if extensions.get("http_version", b"HTTP/1.1") not in (b"HTTP/1.1", b"HTTP/1.0"):
+            return
+        stream: Any = extensions.get("network_stream")
+        read = getattr(stream, "read", None)
+        if read is None:
+            return
+        owner = threading.get_ident()
+        deadline = self.deadline
+
+        def capped(max_bytes: int, timeout: float | None = None) -> Any:
+            if threading.get_ident() == owner:
+                left = max(deadline - time.monotonic(), 0.001)
+                timeout = left if timeout is None else min(timeout, left)
+            return read(max_bytes, timeout)
+
+        try:
+            stream.read = capped
+        except (AttributeError, TypeError):
+            return
+        self._stream = stream
+
+    def over(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def __bool__(self) -> bool:
+        return self._stream is not None
+
+    def __enter__(self) -> _CappedReads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stream is not None:
+            with contextlib.suppress(AttributeError):
+                del self._stream.read
+
+
+def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
+    """Read what follows the terminal event (normally nothing), within the limits."""
     seen = 0
     try:
         for chunk in chunks:
             seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
+            if seen > _DRAIN_LIMIT or capped.over():
                 break
     except _READ_ERRORS:
         pass
 
 
-async def _adrain(chunks: AsyncIterator[bytes]) -> None:
+async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
     seen = 0
     try:
         async for chunk in chunks:
             seen += len(chunk)
-            if seen > _DRAIN_LIMIT:
+            if seen > _DRAIN_LIMIT or capped.over():
                 break
     except _READ_ERRORS:
         pass
+
+
+def _hold_halves(new: list[str], mark: list[Any], at: int) -> list[str]:
+    """``new`` with a surrogate pair split across two fragments made whole: a high
+    surrogate that ends a fragment waits in ``mark[at]`` for the next one."""
+    pending = mark[at] if len(mark) > at else None
+    out: list[str] = []
+    for text in new:
+        if pending:
+            text = pair_surrogates(pending + text)
+            pending = None
+        if "\ud800" <= text[-1] <= "\udbff":
+            pending, text = text[-1], text[:-1]
+        if text:
+            out.append(text)
+    if len(mark) <= at:
+        mark.append(pending)
+    else:
+        mark[at] = pending
+    return out
+
+
+def _held(mark: list[Any], at: int) -> list[str]:
+    """What still waits in ``mark[at]`` when the stream ends (a lone surrogate, as sent)."""
+    pending = mark[at] if len(mark) > at else None
+    return [pending] if pending else []
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:
@@ -696,7 +905,7 @@ class StreamManager(Generic[StreamT]):
         open_response: Callable[[], httpx.Response],
         stream_cls: Callable[..., StreamT],
         *,
-        secret: str,
+        secret: Any,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls
@@ -726,7 +935,7 @@ class AsyncStreamManager(Generic[AsyncStreamT]):
         open_response: Callable[[], Awaitable[httpx.Response]],
         stream_cls: Callable[..., AsyncStreamT],
         *,
-        secret: str,
+        secret: Any,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls

@@ -5,8 +5,10 @@
     result.value      # a Weather instance, validated against its schema
     result.result     # the Message it came from (usage, reasoning, ...)
 
-``schema`` is a JSON Schema dict, a dataclass or a TypedDict. The answer is validated with
-``jsonschema``; an answer cut off by the output-token limit raises StructuredOutputError with
+``schema`` is a JSON Schema dict, a dataclass, a TypedDict, or a pydantic v2 model (or any
+type pydantic's ``TypeAdapter`` handles that contains one, e.g. ``list[City]``; pydantic is
+the optional ``kimi-ext[pydantic]`` extra). The answer is validated with ``jsonschema``,
+then decoded: dataclasses are built, pydantic types are validated by pydantic; an answer cut off by the output-token limit raises StructuredOutputError with
 ``truncated=True`` instead of a confusing JSON error.
 """
 
@@ -33,7 +35,7 @@ class Structured(Generic[T]):
 
 
 def resolve_schema(schema: Any) -> dict[str, Any]:
-    """A JSON Schema dict from a dict, dataclass or TypedDict."""
+    """A JSON Schema dict from a dict, dataclass, TypedDict or pydantic type."""
     if isinstance(schema, dict):
         return schema
     try:
@@ -43,6 +45,7 @@ def resolve_schema(schema: Any) -> dict[str, Any]:
 
 
 def schema_name(schema: Any) -> str:
+    """The name sent with the schema: the type's name, a dict's ``title``, else "output"."""
     name = (
         getattr(schema, "__name__", None) if not isinstance(schema, dict) else schema.get("title")
     )
@@ -103,8 +106,25 @@ def parse_result(result: Result, schema: Any) -> Structured[Any]:
             f"the answer does not match the schema at {where}: {first.message}", text=text
         )
     if not isinstance(schema, dict):
-        value = build_value(schema, value)
+        try:
+            value = build_value(schema, value)
+        except ValueError as exc:  # pydantic's ValidationError (a model validator, say)
+            raise StructuredOutputError(
+                f"the answer does not match {schema_name(schema)} {_first_error(exc)}",
+                text=text,
+            ) from None
     return Structured(value=value, result=result)
+
+
+def _first_error(exc: ValueError) -> str:
+    """The first problem of a pydantic ValidationError (its location and message), or the
+    error's text."""
+    details = getattr(exc, "errors", None)
+    if callable(details):
+        first = details()[0]
+        where = "/".join(str(p) for p in first.get("loc", ())) or "(root)"
+        return f"at {where}: {first.get('msg')}"
+    return f": {exc}"
 
 
 def _truncated(result: Result) -> bool:

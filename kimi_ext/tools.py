@@ -22,10 +22,21 @@ docstring paragraph is the tool's description and the ``Args:`` lines describe t
 parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
 search, hand-written definitions) are sent as they are.
 
+Pydantic (the optional ``kimi-ext[pydantic]`` extra): a parameter annotated with a pydantic
+model gets the model's schema and receives a validated instance, and
+``tool(fn, schema=Model)`` makes the model the whole arguments object: ``fn`` is called with
+one validated ``Model`` instance.
+
 The loop runs until the model ends its turn without tool calls, or ``max_rounds`` model
 calls were made (then ``run.max_rounds_reached`` is True and the history holds the last
-tool results, ready to continue). An exception in a tool, arguments that are not JSON or
-that do not match the schema, and an unknown tool name all become error results the model
+tool results, ready to continue). A call cut by the output limit (Chat ``finish_reason:
+length``, Messages ``max_tokens`` mid-``tool_use``, Responses ``incomplete``) or whose
+arguments are not JSON is never run: the loop raises :class:`~kimi_ext.InvalidToolCallError`
+(``.result`` holds the result, ``.arguments`` the text received) and leaves that turn out of
+the history, which stays ready to send again (say with a higher output limit); the service
+refuses such a turn replayed. Raw control characters inside argument strings are accepted.
+An exception in a tool, arguments that do not match the schema (or are not an object), and
+an unknown tool name all become error results the model
 sees (``is_error`` on Messages; the text names the exception type and message). A return
 value that is a ``str`` is sent as is; anything else as JSON.
 
@@ -51,9 +62,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
+from .errors import ToolDefinitionError
 from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
-from .results import ChatCompletion, Message, Response, Result, ToolCall
-from .schema import build_value, schema_from_type
+from .results import ChatCompletion, Message, Response, Result, ToolCall, parse_arguments
+from .schema import build_value, is_pydantic_type, schema_from_type
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -93,6 +105,8 @@ class Tool:
     custom: bool = False
     format: Mapping[str, Any] | None = None
     hints: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    # A pydantic model given as ``schema=``: the arguments are validated into one instance.
+    model: Any = field(default=None, repr=False)
     _validator: list[Validator] = field(default_factory=list, repr=False)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -100,6 +114,7 @@ class Tool:
 
     @property
     def is_async(self) -> bool:
+        """True when calling the tool returns an awaitable (an ``async`` function)."""
         fn = self.fn
         while isinstance(fn, functools.partial):
             fn = fn.func
@@ -157,6 +172,8 @@ class Tool:
         """Positional and keyword arguments for the function from decoded arguments."""
         if self.custom:
             return (arguments,), {}
+        if self.model is not None:
+            return (build_value(self.model, arguments),), {}
         kwargs = {
             k: build_value(self.hints[k], v) if k in self.hints else v for k, v in arguments.items()
         }
@@ -169,7 +186,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Tool: ...
@@ -179,7 +196,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
@@ -188,7 +205,7 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
-    schema: Mapping[str, Any] | None = None,
+    schema: Mapping[str, Any] | type | None = None,
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
@@ -196,13 +213,32 @@ def tool(
 
     ``name`` defaults to the function's name, ``description`` to the first paragraph of its
     docstring, ``schema`` (the JSON Schema of the arguments object) to one derived from the
-    type hints, with the docstring's ``Args:`` lines as parameter descriptions.
+    type hints, with the docstring's ``Args:`` lines as parameter descriptions. ``schema``
+    may also be a pydantic model class: its schema describes the arguments, which are
+    validated into one instance of it and passed as the one positional argument.
     Raises TypeError for a parameter without a type hint (annotate it or pass ``schema=``).
     """
     if fn is None:
         return lambda f: tool(
             f, name=name, description=description, schema=schema, custom=custom, format=format
         )
+    try:
+        return _make_tool(fn, name, description, schema, custom, format)
+    except ToolDefinitionError:
+        raise
+    except TypeError as exc:
+        # Every public call raises a KimiError: this one is also a TypeError, as before.
+        raise ToolDefinitionError(str(exc)) from None
+
+
+def _make_tool(
+    fn: Callable[..., Any],
+    name: str | None,
+    description: str | None,
+    schema: Mapping[str, Any] | type | None,
+    custom: bool,
+    format: Mapping[str, Any] | None,
+) -> Tool:
     if isinstance(fn, Tool):
         if name is None and description is None and schema is None:
             return fn
@@ -210,7 +246,9 @@ def tool(
             fn.fn,
             name=name or fn.name,
             description=description if description is not None else fn.description,
-            schema=schema if schema is not None else (None if fn.hints else fn.parameters),
+            schema=schema
+            if schema is not None
+            else (fn.model or (None if fn.hints else fn.parameters)),
             custom=fn.custom,
             format=fn.format,
         )
@@ -218,14 +256,25 @@ def tool(
         raise TypeError(f"a tool must be callable, not {type(fn).__name__}")
     tool_name = name or getattr(fn, "__name__", None) or getattr(fn, "name", None)
     if not isinstance(tool_name, str) or not tool_name or tool_name == "<lambda>":
-        raise TypeError(f"{fn!r} has no usable name: pass name=")
+        raise ToolDefinitionError(
+            f"{fn!r} has no usable name (a lambda or a callable object without __name__): "
+            "pass name=, e.g. kimi_ext.tool(fn, name='get_weather')"
+        )
     documented: Any = fn
     while isinstance(documented, functools.partial):
         documented = documented.func
     summary, param_docs = parse_docstring(inspect.getdoc(documented) or "")
     hints: dict[str, Any] = {}
+    model = None
     if custom:
         parameters: dict[str, Any] = {"type": "string"}
+    elif isinstance(schema, type) and is_pydantic_type(schema):
+        model, parameters = schema, schema_from_type(schema)
+    elif isinstance(schema, type):
+        raise TypeError(
+            f"tool {tool_name!r}: schema= takes a JSON Schema dict or a pydantic model, "
+            f"not {schema.__name__}"
+        )
     elif schema is not None:
         parameters = dict(schema)
     else:
@@ -242,6 +291,7 @@ def tool(
         custom=custom,
         format=format,
         hints=hints,
+        model=model,
     )
 
 
@@ -305,6 +355,7 @@ def _signature_schema(
     properties: dict[str, Any] = {}
     required: list[str] = []
     used: dict[str, Any] = {}
+    defs: dict[str, Any] = {}
     open_ended = False
     for param in signature.parameters.values():
         if param.kind is param.VAR_KEYWORD:
@@ -329,6 +380,8 @@ def _signature_schema(
             raise TypeError(f"tool {name!r}, parameter {param.name!r}: {exc}") from None
         if not prop:  # Any: the service wants every property to say its type
             prop = {"type": list(_ANY_TYPES)}
+        # A recursive pydantic model keeps "#/$defs/..." refs: they resolve at the root.
+        defs.update(prop.pop("$defs", None) or {})
         _complete_types(prop)
         if param.name in docs and docs[param.name] and "description" not in prop:
             prop["description"] = docs[param.name]
@@ -339,6 +392,8 @@ def _signature_schema(
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if not open_ended:
         schema["additionalProperties"] = False
+    if defs:
+        schema["$defs"] = defs
     return schema, used
 
 
@@ -386,7 +441,10 @@ def _to_json(value: Any) -> Any:
         return dataclasses.asdict(value)
     dump = getattr(value, "model_dump", None)
     if callable(dump):
-        return dump()
+        try:  # pydantic v2: JSON-ready values (datetimes as strings, ...)
+            return dump(mode="json")
+        except TypeError:
+            return dump()
     if isinstance(value, set | frozenset | tuple):
         return list(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
@@ -437,7 +495,7 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
         )
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = parse_arguments(arguments) if arguments.strip() else {}
         except ValueError as exc:
             return _Call(
                 call_id,
@@ -678,6 +736,20 @@ class _Loop:
                 out.append(_resolve(call.id, call.name, call.arguments, self.registry))
         return out
 
+    def refuse_unusable(self, result: ChatCompletion | Message | Response) -> None:
+        """Raise for a call that was cut by the output limit or whose arguments are not JSON:
+        it is never run, and its turn is not added (the service refuses to have it replayed),
+        so the history stays ready to send again."""
+        for call in result.tool_calls:
+            if call.type == "custom_tool_call" or (
+                self.fmt == "chat" and is_web_search_call(call, self.web_search_names)
+            ):
+                continue
+            if not call.usable:
+                error = call.error()
+                error.result = result
+                raise error
+
     def record(self, calls: Sequence[_Call], outcomes: Sequence[_Outcome | None]) -> None:
         for call, outcome in zip(calls, outcomes, strict=True):
             if call.echo is not None:
@@ -708,6 +780,7 @@ def run_tools(
         result = resource.create(**loop.request())
         results.append(result)
         rounds += 1
+        loop.refuse_unusable(result)
         loop.history.add(result)
         calls = loop.calls(result)
         if not calls:
@@ -731,6 +804,7 @@ async def arun_tools(
         result = await resource.create(**loop.request())
         results.append(result)
         rounds += 1
+        loop.refuse_unusable(result)
         loop.history.add(result)
         calls = loop.calls(result)
         if not calls:

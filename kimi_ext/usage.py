@@ -38,10 +38,12 @@ class Usage:
 
     @property
     def uncached_input(self) -> int:
+        """Input tokens neither read from nor written to the prompt cache."""
         return self.total_input - self.cache_read - self.cache_write
 
     @property
     def total(self) -> int:
+        """All input plus all output tokens."""
         return self.total_input + self.output
 
 
@@ -90,12 +92,21 @@ def guess_format(data: dict[str, Any]) -> str:
     return "responses"
 
 
+def _chat_cache_read(usage: dict[str, Any]) -> int:
+    """Cache reads: ``prompt_tokens_details.cached_tokens``, else Moonshot's older
+    top-level ``cached_tokens``."""
+    read = _int(usage, "prompt_tokens_details", "cached_tokens")
+    if read is None:
+        read = _int(usage, "cached_tokens")
+    return read or 0
+
+
 def usage_from(fmt: str, usage: dict[str, Any]) -> Usage:
     """Normalize the ``usage`` object of one format."""
     if fmt == "chat":
         return Usage(
             total_input=_int(usage, "prompt_tokens") or 0,
-            cache_read=_int(usage, "prompt_tokens_details", "cached_tokens") or 0,
+            cache_read=_chat_cache_read(usage),
             cache_write=_int(usage, "prompt_tokens_details", "cache_write_tokens") or 0,
             output=_int(usage, "completion_tokens") or 0,
             reasoning=_int(usage, "completion_tokens_details", "reasoning_tokens") or 0,

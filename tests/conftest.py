@@ -18,7 +18,7 @@ import pytest
 from kimi_ext.testing.pytest_plugin import kimi_standin
 
 sys.path.insert(0, str(Path(__file__).parent / "contract"))
-from spec import all_errors, request_validator  # noqa: E402
+from spec import all_errors, request_validator
 
 __all__ = ["kimi_standin"]
 
@@ -34,7 +34,9 @@ def _every_sent_body_matches_its_spec(monkeypatch: pytest.MonkeyPatch) -> Iterat
         original(fmt, body)  # raises when kimi_ext refuses: nothing is sent then
         errors = all_errors(request_validator(fmt).iter_errors(dict(body)))
         if errors:
-            broken.append(f"{fmt}: {[(list(e.absolute_path), e.message[:200]) for e in errors[:3]]}")
+            broken.append(
+                f"{fmt}: {[(list(e.absolute_path), e.message[:200]) for e in errors[:3]]}"
+            )
 
     monkeypatch.setattr(validation, "validate", checked)
     yield

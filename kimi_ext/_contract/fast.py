@@ -213,12 +213,20 @@ class _Writer:
         refs = [str(m.get("$ref", "")).removeprefix("#/$defs/") for m in schema[key]]
         tags = _tag_table(members, self.compiler)
         scalar = [
-            (i, m) for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") != "object"
+            (i, m)
+            for i, m in enumerate(members)
+            if isinstance(m, Mapping) and m.get("type") != "object"
         ]
-        objects = [i for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") == "object"]
+        objects = [
+            i for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") == "object"
+        ]
         kinds = [m.get("type") for _, m in scalar]
         simple = all(isinstance(k, str) for k in kinds) and len(set(kinds)) == len(kinds)
-        if tags is None and len(objects) > 1 or not simple or (tags is not None and not all(refs[i] for i in objects)):
+        if (
+            (tags is None and len(objects) > 1)
+            or not simple
+            or (tags is not None and not all(refs[i] for i in objects))
+        ):
             slow = self.const(self.compiler.compile({key: schema[key]}))
             out.append(f"{pad}{slow}({var}, ())")
             return
@@ -257,7 +265,7 @@ class _Writer:
         else:
             out.append(f"{pad}else: raise Fail")
 
-    pending_tables: list[tuple[str, dict[str, str]]]
+    pending_tables: list[tuple[str, dict[str | None, str]]]
 
 
 def _forbidden_key(schema: Any) -> str | None:
@@ -272,7 +280,11 @@ def _tag_table(
 ) -> tuple[str, dict[str | None, list[int]]] | None:
     """``(key, {tag: member indexes})`` when every object member has a constant tag; a
     member that may leave the tag out is also listed under ``None``."""
-    objects = [(i, m) for i, m in enumerate(members) if isinstance(m, Mapping) and m.get("type") == "object"]
+    objects = [
+        (i, m)
+        for i, m in enumerate(members)
+        if isinstance(m, Mapping) and m.get("type") == "object"
+    ]
     if len(objects) < 2:
         return None
     for key in ("type", "role"):

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-Path = tuple[str | int, ...]
+Path = tuple[Any, ...]  # flat, or nested (parent, key) pairs while checking
 Check = Callable[[Any, Path], None]
 
 # Keywords that only annotate; everything else must be understood.
@@ -161,7 +161,7 @@ class Compiler:
 
     # ------------------------------------------------------------------ compilation
 
-    def compile(self, schema: Any) -> Check:  # noqa: C901 - one branch per keyword
+    def compile(self, schema: Any) -> Check:
         """One check function for ``schema``."""
         if schema is True or schema == {}:
             return _accept
@@ -190,7 +190,11 @@ class Compiler:
             checks.append(_enum_check([schema["const"]]))
         if "enum" in schema:
             checks.append(_enum_check(list(schema["enum"])))
-        if len(checks) == 2 and schema.get("type") == "string" and ("const" in schema) != ("enum" in schema):
+        if (
+            len(checks) == 2
+            and schema.get("type") == "string"
+            and ("const" in schema) != ("enum" in schema)
+        ):
             # A string with a fixed set of values: one membership test covers the type too.
             allowed = frozenset([schema["const"]] if "const" in schema else schema["enum"])
             if all(isinstance(v, str) for v in allowed):
@@ -248,7 +252,9 @@ class Compiler:
                 if isinstance(value, str):
                     if len(value) < lo:
                         raise Violation(
-                            path, value, "must not be empty" if lo == 1 else f"at least {lo} characters"
+                            path,
+                            value,
+                            "must not be empty" if lo == 1 else f"at least {lo} characters",
                         )
                     if hi is not None and len(value) > hi:
                         raise Violation(path, value, f"at most {hi} characters (got {len(value)})")
@@ -323,7 +329,9 @@ class Compiler:
                     else:
                         if isinstance(v, str):
                             if v in seen:
-                                raise Violation(at, v, "must be unique (the service rejects duplicates)")
+                                raise Violation(
+                                    at, v, "must be unique (the service rejects duplicates)"
+                                )
                             seen.add(v)
 
             out.append(unique)
@@ -419,7 +427,9 @@ class Compiler:
                     assert best is not None
                     raise best
                 if passed > 1:
-                    raise Violation(path, value, "matches more than one shape (the spec is ambiguous)")
+                    raise Violation(
+                        path, value, "matches more than one shape (the spec is ambiguous)"
+                    )
 
             return generic
 
@@ -566,7 +576,9 @@ def _type_check(kinds: Any, item_kind: str | None = None) -> Check:
         names["array"] = f"a list of {item_kind}s"
     shown = " or ".join(names[k] for k in allowed)
     # The exact Python types of each JSON type: one set lookup on the hot path.
-    exact = frozenset(t for t, k in _TYPE_OF.items() if k in allowed or (k == "integer" and "number" in allowed))
+    exact = frozenset(
+        t for t, k in _TYPE_OF.items() if k in allowed or (k == "integer" and "number" in allowed)
+    )
 
     def typed(value: Any, path: Path) -> None:
         if type(value) in exact:
@@ -606,7 +618,11 @@ def _enum_check(values: list[Any]) -> Check:
 
 
 def _number(schema: Mapping[str, Any]) -> list[Check]:
-    bounds = [(k, schema[k]) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema]
+    bounds = [
+        (k, schema[k])
+        for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+        if k in schema
+    ]
     if not bounds:
         return []
     low, high = schema.get("minimum"), schema.get("maximum")
@@ -632,7 +648,12 @@ def _number(schema: Mapping[str, Any]) -> list[Check]:
                 else value < bound
             )
             if not ok:
-                text = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+                text = {
+                    "minimum": ">=",
+                    "maximum": "<=",
+                    "exclusiveMinimum": ">",
+                    "exclusiveMaximum": "<",
+                }
                 raise Violation(path, value, rule or f"must be {text[key]} {bound}")
 
     return [number]

@@ -81,12 +81,15 @@ class PromptCache:
         self.enabled = True
 
     def clear(self) -> None:
+        """Forget every cached prefix."""
         with self._lock:
             self._entries.clear()
 
     def use(
         self, fmt: str, body: Mapping[str, Any], *, model: str, group: str, ttl: str
     ) -> CacheUse:
+        """Look the request's prefix up and record it: the tokens read from and written to
+        the cache for ``body`` (what the usage of the answer reports)."""
         header, turns = conversation(fmt, body)
         cut = split_turns(turns)
         header = {k: v for k, v in header.items() if v is not None}
@@ -97,7 +100,7 @@ class PromptCache:
 
         def key(end: int) -> str:
             text = "\0".join((fmt, model, group, canonical([header, turns[:end]])))
-            return hashlib.sha256(text.encode("utf-8")).hexdigest()
+            return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
         # Earlier requests cached their prefixes, which end before one of this request's
         # user turns: the longest such prefix still alive is read, the rest is written.

@@ -35,6 +35,13 @@ FaultKind = Literal[
     "usage_on_choice",
     "unknown_event",
     "unknown_block",
+    "renamed_items",
+    "control_characters",
+    "cut_tool_call",
+    "old_cached_tokens",
+    "split_surrogates",
+    "hold_open",
+    "unknown_delta",
 ]
 
 ALL_FORMATS: frozenset[str] = frozenset({"chat", "messages", "responses"})
@@ -56,8 +63,10 @@ class Fault:
     after: int = 0
     block_type: str = ""
     null_index: bool = False
+    keep_alive: bool = False
 
     def applies_to(self, fmt: str | None, stream: bool) -> bool:
+        """Whether this fault hits a request in ``fmt`` (streamed or not)."""
         if fmt is not None and fmt not in self.formats:
             return False
         return not (self.stream_only and not stream)
@@ -218,6 +227,61 @@ class Fault:
         ``future_block`` (default), Responses item ``future_item``. JSON and streams."""
         return cls(
             "unknown_block", formats=frozenset({"messages", "responses"}), block_type=block_type
+        )
+
+    # ------------------------------------------------- quirks of real streams (issue 13)
+
+    @classmethod
+    def renamed_items(cls) -> Fault:
+        """Responses stream: the reasoning item is streamed under a temporary id
+        (``rs_tmp_...``) and listed under its real id in ``response.completed``, as a
+        gateway did."""
+        return cls("renamed_items", stream_only=True, formats=frozenset({"responses"}))
+
+    @classmethod
+    def control_characters(cls) -> Fault:
+        """Tool-call arguments with literal control characters inside their JSON strings:
+        every ``\\n`` / ``\\t`` / ``\\r`` escape in an argument string is sent as the raw
+        character (so the text is not strict JSON), as Kimi has done. JSON and streams; on
+        Messages it applies to the streamed ``partial_json``."""
+        return cls("control_characters")
+
+    @classmethod
+    def cut_tool_call(cls) -> Fault:
+        """The last tool call stops halfway through its arguments, as when the output limit
+        is reached: Chat ``finish_reason: length``; Messages ``stop_reason: max_tokens`` and
+        the tool_use block never gets its ``content_block_stop`` (a non-streamed Messages
+        reply leaves the cut call out); Responses ``response.incomplete`` with the
+        function_call ``status: incomplete``."""
+        return cls("cut_tool_call")
+
+    @classmethod
+    def old_cached_tokens(cls) -> Fault:
+        """Chat: Moonshot's older usage form, cache reads as a top-level
+        ``usage.cached_tokens`` and no ``prompt_tokens_details``; streamed inside
+        ``choices[0].usage`` of the finish chunk."""
+        return cls("old_cached_tokens", formats=frozenset({"chat"}))
+
+    @classmethod
+    def split_surrogates(cls) -> Fault:
+        """Streams: each character outside the Basic Multilingual Plane (an emoji) in text,
+        reasoning or arguments is split across two deltas, each UTF-16 half escaped on its
+        own (``"\\ud83d"`` ends one delta, ``"\\ude00"`` starts the next)."""
+        return cls("split_surrogates", stream_only=True)
+
+    @classmethod
+    def hold_open(cls, seconds: float, *, keep_alive: bool = False) -> Fault:
+        """Streams: after the terminal event keep the body open for ``seconds`` before
+        ending it, silently or (``keep_alive=True``) writing an SSE comment every 50 ms."""
+        return cls("hold_open", stream_only=True, delay=seconds, keep_alive=keep_alive)
+
+    @classmethod
+    def unknown_delta(cls, name: str = "") -> Fault:
+        """Messages stream: two deltas of a type no client knows (default ``note_delta``,
+        ``{"type": "note_delta", "note": "..."}``) inside the text block (the thinking block
+        when there is no text)."""
+        return cls(
+            "unknown_delta", stream_only=True, formats=frozenset({"messages"}), block_type=name
         )
 
 

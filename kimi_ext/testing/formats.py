@@ -12,12 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._contract import contract
 from .caching import CacheUse
 from .faults import FaultPlan
 from .replies import Plan, PlannedCall, PlannedSearch, dump_json
-from .._contract import contract
 from .rules import RequestInfo, ServiceError
-from .sse import SSEEvent, split_text
+from .sse import SSEEvent, split_pairs, split_text
 
 
 def new_id(prefix: str, size: int = 24) -> str:
@@ -40,7 +40,10 @@ class Context:
     with_reasoning: bool = True
 
     def pieces(self, text: str) -> list[str]:
-        return split_text(text, self.chunk_chars)
+        pieces = split_text(text, self.chunk_chars)
+        if self.faults.has("split_surrogates"):
+            return split_pairs(pieces)
+        return pieces
 
 
 # ================================================================================== errors
@@ -106,6 +109,13 @@ class ChatFormat:
 
     def usage(self) -> dict[str, Any]:
         plan, cache = self.ctx.plan, self.ctx.cache
+        if self.ctx.faults.has("old_cached_tokens"):  # Moonshot's older form
+            return {
+                "prompt_tokens": cache.input_tokens,
+                "completion_tokens": plan.output_tokens,
+                "total_tokens": cache.input_tokens + plan.output_tokens,
+                "cached_tokens": cache.read,
+            }
         return {
             "prompt_tokens": cache.input_tokens,
             "completion_tokens": plan.output_tokens,
@@ -136,8 +146,6 @@ class ChatFormat:
             "reasoning_content": plan.reasoning,
         }
         if plan.tool_calls:
-            if plan.tool_calls[0].type == "builtin_function":
-                message["content"] = ""
             message["tool_calls"] = [self.call_json(c) for c in plan.tool_calls]
         logprobs = None
         if self.ctx.info.logprobs:
@@ -209,7 +217,7 @@ class ChatFormat:
                     part = {"index": None, **part}
                 events.append(self.delta({"tool_calls": [part]}))
         finish: dict[str, Any] = {"index": 0, "delta": {}, "finish_reason": self.finish_reason()}
-        if faults.has("usage_on_choice"):
+        if faults.has("usage_on_choice") or faults.has("old_cached_tokens"):
             finish["usage"] = self.usage()
             events.append(self.chunk([finish]))
         else:
@@ -299,7 +307,9 @@ class MessagesFormat:
             },
         ]
 
-    def blocks(self) -> list[dict[str, Any]]:
+    def blocks(self, *, streaming: bool = False) -> list[dict[str, Any]]:
+        """The content blocks; a tool call cut mid-arguments only in a stream (there its
+        block never gets its content_block_stop)."""
         ctx, plan = self.ctx, self.ctx.plan
         blocks: list[dict[str, Any]] = []
         if ctx.with_reasoning:
@@ -316,6 +326,7 @@ class MessagesFormat:
         blocks += [
             {"type": "tool_use", "id": c.id, "name": c.name, "input": c.input_object()}
             for c in plan.tool_calls
+            if c.complete or streaming
         ]
         return blocks
 
@@ -357,7 +368,11 @@ class MessagesFormat:
             )
             events.append(ev({"type": name, "progress": 0.5}))
         calls = {c.id: c for c in ctx.plan.tool_calls}
-        for index, block in enumerate(self.blocks()):
+        blocks = self.blocks(streaming=True)
+        noted = next((b for b in blocks if b["type"] == "text"), None) or next(
+            (b for b in blocks if b["type"] == "thinking"), None
+        )
+        for index, block in enumerate(blocks):
             kind = block["type"]
 
             def delta(payload: dict[str, Any], index: int = index) -> SSEEvent:
@@ -387,11 +402,19 @@ class MessagesFormat:
                 ]
             else:  # web_search_tool_result and unknown blocks arrive whole
                 head, body = block, []
+            if block is noted and ctx.faults.has("unknown_delta"):
+                fault = ctx.faults.first("unknown_delta")
+                name = fault.block_type if fault is not None and fault.block_type else "note_delta"
+                field = name.removesuffix("_delta") or "note"
+                notes = [delta({"type": name, field: p}) for p in ("un", "known")]
+                body = [*body[:1], *notes, *body[1:]]
             events.append(
                 ev({"type": "content_block_start", "index": index, "content_block": head})
             )
             events += body
-            events.append(ev({"type": "content_block_stop", "index": index}))
+            cut = kind == "tool_use" and not calls[block["id"]].complete
+            if not cut:  # the output limit stopped a cut call before its block ended
+                events.append(ev({"type": "content_block_stop", "index": index}))
         stop_reason, stop_sequence = self.stop()
         events.append(
             ev(
@@ -447,7 +470,9 @@ class ResponsesFormat:
             "error": None,
             "incomplete_details": {"reason": "max_output_tokens"} if incomplete and final else None,
             "instructions": body.get("instructions"),
-            "max_output_tokens": body.get("max_output_tokens", contract("responses").defaults["max_output_tokens"]),
+            "max_output_tokens": body.get(
+                "max_output_tokens", contract("responses").defaults["max_output_tokens"]
+            ),
             "model": info.model,
             "output": output,
             "parallel_tool_calls": True,
@@ -526,7 +551,7 @@ class ResponsesFormat:
                 "call_id": c.id,
                 "name": c.name,
                 "arguments": c.arguments,
-                "status": "completed",
+                "status": "completed" if c.complete else "incomplete",
             }
             for c in plan.tool_calls
         ]
@@ -555,7 +580,12 @@ class ResponsesFormat:
             payloads.append({"type": name, "progress": 0.5})
         items = self.items()
         for n, item in enumerate(items):
-            payloads += self.item_events(n, item)
+            if item["type"] == "reasoning" and ctx.faults.has("renamed_items"):
+                # streamed under a temporary id, listed under the real one at the end
+                streamed = {**item, "id": "rs_tmp_" + item["id"].removeprefix("rs_")}
+                payloads += self.item_events(n, streamed)
+            else:
+                payloads += self.item_events(n, item)
         terminal = "response.incomplete" if ctx.plan.truncated else "response.completed"
         payloads.append(
             {"type": terminal, "response": self.response(self.status(), items, final=True)}
@@ -636,14 +666,15 @@ class ResponsesFormat:
                 {"type": "response.function_call_arguments.delta", **at, "delta": p}
                 for p in ctx.pieces(item["arguments"])
             ]
-            out.append(
-                {
-                    "type": "response.function_call_arguments.done",
-                    **at,
-                    "name": item["name"],
-                    "arguments": item["arguments"],
-                }
-            )
+            if item["status"] == "completed":  # a call cut by the output limit is not done
+                out.append(
+                    {
+                        "type": "response.function_call_arguments.done",
+                        **at,
+                        "name": item["name"],
+                        "arguments": item["arguments"],
+                    }
+                )
         elif kind == "web_search_call":
             added = {"type": kind, "id": item["id"], "status": "in_progress"}
             out.append({"type": "response.output_item.added", "output_index": n, "item": added})

@@ -37,8 +37,15 @@ def cut_to_tokens(text: str, tokens: int) -> str:
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON as the service writes it (non-ASCII kept as is)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON as the service writes it (non-ASCII kept as is). Text holding half a
+    surrogate pair (echoed from a request) is written with ``\\u`` escapes, since UTF-8
+    cannot carry it."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"))
+    return text
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,7 @@ class ToolCallSpec:
     id: str | None = None
 
     def arguments_json(self) -> str:
+        """The arguments as the JSON text sent on the wire (a str is sent unchanged)."""
         if isinstance(self.arguments, str):
             return self.arguments
         return json.dumps(dict(self.arguments), ensure_ascii=False)
@@ -108,10 +116,12 @@ class Reply:
 
     @property
     def reasoning_text(self) -> str:
+        """The reasoning to send: ``reasoning``, or a short default when it is None."""
         return DEFAULT_REASONING if self.reasoning is None else self.reasoning
 
     @property
     def search(self) -> WebSearchSpec | None:
+        """The web search this reply runs first, if any."""
         if isinstance(self.web_search, str):
             return WebSearchSpec(self.web_search)
         return self.web_search
@@ -119,15 +129,19 @@ class Reply:
 
 @dataclass(frozen=True)
 class PlannedCall:
+    """A tool call as generated; ``complete`` is False for one the output budget cut
+    mid-arguments (``arguments`` is then the JSON text up to the cut)."""
+
     id: str
     name: str
     arguments: str
     type: str = "function"
+    complete: bool = True
 
     def input_object(self) -> dict[str, Any]:
         """The arguments as an object (Messages tool_use.input); ``{}`` if not an object."""
         try:
-            value = json.loads(self.arguments)
+            value = json.loads(self.arguments, strict=False)  # raw control characters too
         except ValueError:
             return {}
         return value if isinstance(value, dict) else {}
@@ -184,8 +198,10 @@ def plan_output(
 
     Generation order is reasoning, text, tool calls. A stop sequence ends the text before the
     match (the match is not output) and no tool call follows. When the budget runs out the
-    current part is cut at the budget and nothing after it is produced (a tool call that does
-    not fit whole is dropped); ``finish`` is then ``"length"``.
+    current part is cut at the budget and nothing after it is produced: a tool call that does
+    not fit whole is cut mid-arguments, as the real service does (``complete=False``; it is
+    dropped only when not one character of its arguments fits); ``finish`` is then
+    ``"length"``. Empty text is never shown (no blank text block or empty message item).
     """
     reasoning = reply.reasoning_text if with_reasoning else ""
     text = reply.text
@@ -222,12 +238,20 @@ def plan_output(
     for call in calls:
         cost = count_tokens(call.name + call.arguments)
         if cost > left:
+            room = left * CHARS_PER_TOKEN - len(call.name)
+            if room > 0:
+                kept.append(cut_call(call, room))
             return Plan(reasoning, True, text, bool(text), kept, search, "length")
         left -= cost
         kept.append(call)
     finish: Literal["stop", "tool_calls"] = "tool_calls" if kept else "stop"
-    show_text = bool(text) or not kept
-    return Plan(reasoning, True, text, show_text, kept, search, finish, stop_hit)
+    return Plan(reasoning, True, text, bool(text), kept, search, finish, stop_hit)
+
+
+def cut_call(call: PlannedCall, size: int) -> PlannedCall:
+    """``call`` stopped after ``size`` characters of its arguments (never the whole text)."""
+    size = max(1, min(size, len(call.arguments) - 1))
+    return PlannedCall(call.id, call.name, call.arguments[:size], call.type, complete=False)
 
 
 def example_for_schema(schema: Any, depth: int = 0) -> Any:

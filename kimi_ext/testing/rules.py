@@ -14,11 +14,13 @@ into the format's own error envelope.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._contract import Contract, Violation, contract, format_path
+
 
 class ServiceError(Exception):
     """A request the service refuses: status, message and the error's type / code / param."""
@@ -213,6 +215,26 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
 PREVIOUS_MODEL = "kimi-k3"  # the model whose Chat tool-call turns may lack reasoning
 
 
+def _replayable_json(arguments: Any) -> bool:
+    """Replayed tool-call arguments must be valid JSON (strict: raw control characters in
+    strings are refused); an empty string stands for no arguments."""
+    if not isinstance(arguments, str) or not arguments.strip():
+        return True
+    try:
+        json.loads(arguments)
+    except ValueError:
+        return False
+    return True
+
+
+def _no_duplicate_ids(chk: Checker, ids: Sequence[Any]) -> None:
+    seen: set[Any] = set()
+    for call_id in ids:
+        if call_id in seen:
+            raise chk.plain(f"tool call id {call_id} is duplicated")
+        seen.add(call_id)
+
+
 def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
     seen: set[str] = set()
     for i, message in enumerate(messages):
@@ -223,7 +245,18 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
                     "thinking is enabled but reasoning_content is missing in assistant tool "
                     f"call message at index {i}"
                 )
-            seen.update(call["id"] for call in message["tool_calls"])
+            ids = [call["id"] for call in message["tool_calls"]]
+            _no_duplicate_ids(chk, ids)
+            for j, call in enumerate(message["tool_calls"]):
+                function = call.get("function")
+                arguments = function.get("arguments") if isinstance(function, dict) else None
+                if not _replayable_json(arguments):
+                    raise chk.plain(
+                        f"Invalid request: the arguments of tool call {call['id']} are not "
+                        "valid JSON",
+                        param=chk.path("messages", i, "tool_calls", j, "function", "arguments"),
+                    )
+            seen.update(ids)
         elif role == "tool":
             call_id = message["tool_call_id"]
             if call_id not in seen:
@@ -232,7 +265,6 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
                     param=chk.path("messages", i, "tool_call_id"),
                     code="tool_call_id_not_found",
                 )
-
 
 
 # ================================================================================ Messages
@@ -257,7 +289,7 @@ def check_messages(
     for name, default in contract("messages").headers.items():
         if default is not None and not headers.get(name):
             raise ServiceError(400, f"{name}: header is required")
-    chk, rules, body, info = _start("messages", "anthropic", body, strict)
+    chk, _rules, body, info = _start("messages", "anthropic", body, strict)
     messages = body["messages"]
     for i, message in enumerate(messages):
         content = message["content"]
@@ -265,7 +297,9 @@ def check_messages(
         for j, block in enumerate(() if isinstance(content, str) else content):
             if block["type"] not in allowed:
                 at = chk.path("messages", i, "content", j)
-                raise chk.bad(at, f"{block['type']} blocks are not allowed in {message['role']} messages")
+                raise chk.bad(
+                    at, f"{block['type']} blocks are not allowed in {message['role']} messages"
+                )
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
     info.has_web_search = _web_search(body.get("tools"), ("web_search_20250305",))
@@ -284,13 +318,16 @@ def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier) -> N
         content = message["content"]
         if isinstance(content, str):
             continue
+        _no_duplicate_ids(chk, [b["id"] for b in content if b["type"] == "tool_use"])
         for j, block in enumerate(content):
             at = chk.path("messages", i, "content", j)
             kind = block["type"]
             if kind == "thinking":
+                # Kimi accepts a thinking block without a signature (some gateways stream
+                # none); a signature that is there must match the thinking.
                 signature = block.get("signature")
-                if signature is None:
-                    raise chk.missing(chk.path(at, "signature"))
+                if signature is None or signature == "":
+                    continue
                 if not isinstance(signature, str) or not verify(block["thinking"], signature):
                     raise ServiceError(400, f"{at}: Invalid `signature` in `thinking` block")
             elif kind == "tool_use":
@@ -300,7 +337,6 @@ def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier) -> N
                     400,
                     f"{at}.tool_use_id: tool_call_id {block['tool_use_id']} is not found",
                 )
-
 
 
 # =============================================================================== Responses
@@ -325,8 +361,14 @@ def check_responses(body: Mapping[str, Any], *, strict: bool = False) -> Request
 
 def _responses_history(chk: Checker, items: list[Any]) -> None:
     pending: list[tuple[str, str]] = []  # (kind, call_id), in order
-    for item in items:
+    for i, item in enumerate(items):
         kind = item.get("type")
+        if kind == "function_call" and not _replayable_json(item["arguments"]):
+            raise chk.plain(
+                f"Invalid request: the arguments of function call {item['call_id']} are not "
+                "valid JSON",
+                param=chk.path("input", i, "arguments"),
+            )
         if kind in ("function_call", "custom_tool_call"):
             pending.append((kind, item["call_id"]))
         elif kind in ("function_call_output", "custom_tool_call_output"):

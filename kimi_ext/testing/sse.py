@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,8 +28,16 @@ class SSEEvent:
             return f": {self.data}\n\n".encode()
         head = f"event: {self.event}\n" if self.event else ""
         lines = "".join(f"data: {line}\n" for line in self.data.split("\n"))
-        return (head + lines + "\n").encode()
+        text = head + lines + "\n"
+        try:
+            return text.encode()
+        except UnicodeEncodeError:
+            # A lone surrogate (split_surrogates): inside a JSON string, written as its
+            # escape, the way such servers send each half.
+            return _LONE.sub(lambda m: f"\\u{ord(m[0]):04x}", text).encode()
 
+
+_LONE = re.compile("[\ud800-\udfff]")
 
 Ending = Literal["end", "close"]
 
@@ -41,6 +50,8 @@ class StreamScript:
     pieces: list[bytes]
     ending: Ending = "end"
     event_delay: float = 0.0
+    hold: float = 0.0  # seconds the body stays open after the last piece (hold_open)
+    keep_alive: bool = False  # ... writing SSE comments meanwhile
 
 
 def script_stream(
@@ -79,7 +90,29 @@ def script_stream(
         k = min(fault.after, last)
         half = pieces[k][: max(1, len(pieces[k]) // 2)]
         return StreamScript([*pieces[:k], half], "close", delay)
+    hold = faults.first("hold_open")
+    if hold is not None:
+        return StreamScript(pieces, "end", delay, hold.delay, hold.keep_alive)
     return StreamScript(pieces, "end", delay)
+
+
+def split_pairs(pieces: list[str]) -> list[str]:
+    """The pieces with each character outside the BMP split into its UTF-16 halves across
+    two pieces: the high surrogate ends one, the low one starts the next."""
+    out: list[str] = []
+    for piece in pieces:
+        current = ""
+        for char in piece:
+            code = ord(char)
+            if code > 0xFFFF:
+                code -= 0x10000
+                out.append(current + chr(0xD800 + (code >> 10)))
+                current = chr(0xDC00 + (code & 0x3FF))
+            else:
+                current += char
+        if current:
+            out.append(current)
+    return out
 
 
 def split_text(text: str, size: int) -> list[str]:

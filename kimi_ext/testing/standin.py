@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import selectors
 import socket
@@ -46,6 +47,7 @@ from .replies import (
     Reply,
     ToolCallSpec,
     count_tokens,
+    cut_call,
     dump_json,
     example_for_schema,
     plan_output,
@@ -283,11 +285,27 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+        if script.hold > 0 and self._hold(script, chunked):
+            self.close_connection = True
+            return
         if script.ending == "close":
             self.close_connection = True
             return
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
+
+    def _hold(self, script: StreamScript, chunked: bool) -> bool:
+        """Keep the body open after the terminal event (hold_open); True when stopping."""
+        standin = self.server.standin
+        end = time.monotonic() + script.hold
+        comment = b": keep-alive\n\n"
+        while (left := end - time.monotonic()) > 0:
+            if standin.wait(min(left, 0.05) if script.keep_alive else left):
+                return True
+            if script.keep_alive:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(comment), comment) if chunked else comment)
+                self.wfile.flush()
+        return False
 
 
 class KimiStandIn:
@@ -415,10 +433,12 @@ class KimiStandIn:
 
     @property
     def running(self) -> bool:
+        """True between start() and stop()."""
         return self._server is not None
 
     @property
     def port(self) -> int:
+        """The port it listens on (RuntimeError before start())."""
         if self._server is None:
             raise RuntimeError("the stand-in is not running; call start() first")
         return int(self._server.server_address[1])
@@ -446,16 +466,19 @@ class KimiStandIn:
             self._faults.extend([tuple(faults)] * times)
 
     def clear_faults(self) -> None:
+        """Drop every fault not yet used."""
         with self._lock:
             self._faults.clear()
 
     @property
     def pending_replies(self) -> int:
+        """How many queued replies are still to be sent."""
         with self._lock:
             return len(self._replies)
 
     @property
     def pending_faults(self) -> int:
+        """How many injected faults are still to be used."""
         with self._lock:
             return len(self._faults)
 
@@ -467,6 +490,7 @@ class KimiStandIn:
 
     @property
     def last_request(self) -> RecordedRequest:
+        """The most recent request (LookupError when none arrived yet)."""
         with self._lock:
             if not self._requests:
                 raise LookupError("no request received yet")
@@ -484,10 +508,13 @@ class KimiStandIn:
 
     def sign_thinking(self, thinking: str) -> str:
         """The signature this server gives a thinking block with text ``thinking``."""
-        digest = hmac.new(self._secret, thinking.encode("utf-8"), hashlib.sha256).digest()
+        digest = hmac.new(
+            self._secret, thinking.encode("utf-8", "surrogatepass"), hashlib.sha256
+        ).digest()
         return "Es" + base64.b64encode(digest).decode("ascii")
 
     def verify_thinking(self, thinking: str, signature: str) -> bool:
+        """Whether ``signature`` is this stand-in's signature of ``thinking``."""
         return hmac.compare_digest(self.sign_thinking(thinking), signature)
 
     # ------------------------------------------------------------------ requests
@@ -688,6 +715,7 @@ class KimiStandIn:
         )
         if info.fmt == "chat" and search is not None:
             plan = _as_builtin(plan)
+        plan = _with_call_faults(plan, faults)
         group = info.cache_group
         cache = self.cache.use(info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl)
         return Context(
@@ -716,6 +744,29 @@ class KimiStandIn:
             self._pending_searches[search_id] = rest
         call = ToolCallSpec(WEB_SEARCH_CALL, arguments, id=f"{WEB_SEARCH_CALL}:0")
         return Reply(text="", reasoning=reply.reasoning, tool_calls=[call])
+
+
+def _with_call_faults(plan: Plan, faults: FaultPlan) -> Plan:
+    """The plan with the tool-call faults applied (raw control characters, a cut call)."""
+    calls = plan.tool_calls
+    if faults.has("control_characters"):
+        calls = [replace(c, arguments=raw_control_characters(c.arguments)) for c in calls]
+    if faults.has("cut_tool_call") and calls:
+        last = calls[-1]
+        calls = [*calls[:-1], cut_call(last, len(last.arguments) // 2)]
+        return replace(plan, tool_calls=calls, finish="length", stop_sequence=None)
+    return replace(plan, tool_calls=calls) if calls is not plan.tool_calls else plan
+
+
+_ESCAPE = re.compile(r"\\(.)")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_RAW = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def raw_control_characters(arguments: str) -> str:
+    """``arguments`` with the ``\\n``, ``\\t`` and ``\\r`` escapes inside its JSON strings
+    written as the raw characters (what Kimi has sent; not strict JSON)."""
+    return _STRING.sub(lambda s: _ESCAPE.sub(lambda m: _RAW.get(m[1], m[0]), s[0]), arguments)
 
 
 def _as_builtin(plan: Plan) -> Plan:

@@ -146,13 +146,26 @@ def test_retry_after_as_http_date(httpserver: Any, client: Kimi, sleeps: SleepRe
     assert 3.0 <= sleeps.waits[0] <= 5.0
 
 
-def test_retry_after_beyond_cap_falls_back_to_backoff(
+@pytest.mark.parametrize("headers", [{"retry-after": "3600"}, {"retry-after-ms": "61000"}])
+def test_retry_after_beyond_cap_raises_at_once_with_the_hint(
+    httpserver: Any, client: Kimi, sleeps: SleepRecorder, headers: dict[str, str]
+) -> None:
+    # Retrying after our own short backoff would only hit the limit the server just named.
+    respond(httpserver, "chat", 429, CHAT_ENVELOPE, headers)
+    with pytest.raises(kimi_ext.RateLimitError) as info:
+        create(client, "chat", **minimal("chat"))
+    assert info.value.retry_after == (3600.0 if "retry-after" in headers else 61.0)
+    assert sleeps.waits == [] and len(httpserver.log) == 1
+
+
+def test_retry_after_within_cap_is_kept_on_the_error(
     httpserver: Any, client: Kimi, sleeps: SleepRecorder
 ) -> None:
-    respond(httpserver, "chat", 429, CHAT_ENVELOPE, {"retry-after": "3600"})
-    respond(httpserver, "chat", 200, OK["chat"])
-    create(client, "chat", **minimal("chat"))
-    assert 0.375 <= sleeps.waits[0] <= 0.5
+    for _ in range(3):
+        respond(httpserver, "chat", 429, CHAT_ENVELOPE, {"retry-after": "2"})
+    with pytest.raises(kimi_ext.RateLimitError) as info:
+        create(client, "chat", **minimal("chat"))
+    assert info.value.retry_after == 2.0 and sleeps.waits == [2.0, 2.0]
 
 
 @pytest.mark.parametrize("status", [408, 409, 500, 502, 503, 529])

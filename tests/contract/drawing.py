@@ -84,12 +84,18 @@ class Drawer:
         props = schema.get("properties", {})
         required = set(schema.get("required", ()))
         optional = [k for k in props if k not in required]
-        fixed = {k: self.draw(props[k], depth + 1) if k in props else st.just("x") for k in required}
+        fixed = {
+            k: self.draw(props[k], depth + 1) if k in props else st.just("x") for k in required
+        }
 
         @st.composite
         def build(draw: st.DrawFn) -> dict[str, Any]:
             out = draw(st.fixed_dictionaries(fixed))
-            chosen = draw(st.lists(st.sampled_from(optional), unique=True, max_size=3)) if optional else []
+            chosen = (
+                draw(st.lists(st.sampled_from(optional), unique=True, max_size=3))
+                if optional
+                else []
+            )
             if depth > 3:
                 chosen = []
             for key in chosen:

@@ -59,7 +59,9 @@ def response_component(fmt: str) -> str:
 
 
 def event_component(fmt: str) -> str:
-    return component_of(operation(fmt)["responses"]["200"]["content"]["text/event-stream"]["schema"])
+    return component_of(
+        operation(fmt)["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    )
 
 
 @functools.cache

@@ -53,5 +53,9 @@ def test_media_type_lists_agree_with_the_patterns(
 
 
 def test_messages_media_types_are_the_enum() -> None:
-    node = spec("messages")["components"]["schemas"]["Base64ImageSource"]["properties"]["media_type"]
-    assert contract("messages").media_types("Base64ImageSource", "media_type") == tuple(node["enum"])
+    node = spec("messages")["components"]["schemas"]["Base64ImageSource"]["properties"][
+        "media_type"
+    ]
+    assert contract("messages").media_types("Base64ImageSource", "media_type") == tuple(
+        node["enum"]
+    )

@@ -23,7 +23,11 @@ from kimi_ext.testing.rules import ServiceError, check_chat, check_messages, che
 SETTINGS = settings(
     max_examples=150,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
 )
 
 # Rule texts of the extensions (what a standard validator cannot know).

@@ -118,12 +118,18 @@ REQUEST_SAMPLES: dict[str, list[dict[str, Any]]] = {
                     "content": None,
                     "reasoning_content": "",
                     "tool_calls": [
-                        {"id": "functions.f:0", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                        {
+                            "id": "functions.f:0",
+                            "type": "function",
+                            "function": {"name": "f", "arguments": "{}"},
+                        }
                     ],
                 },
                 {"role": "tool", "tool_call_id": "functions.f:0", "content": "ok"},
             ],
-            "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}],
+            "tools": [
+                {"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}
+            ],
             "tool_choice": "auto",
             "stop": ["END"],
             "response_format": {"type": "text"},
@@ -146,7 +152,13 @@ REQUEST_SAMPLES: dict[str, list[dict[str, Any]]] = {
                 },
                 {
                     "role": "user",
-                    "content": [{"type": "tool_result", "tool_use_id": "a", "content": [{"type": "text", "text": "ok"}]}],
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "a",
+                            "content": [{"type": "text", "text": "ok"}],
+                        }
+                    ],
                 },
             ],
             "tools": [
@@ -201,9 +213,25 @@ def test_rich_requests_are_valid_and_match_one_member_of_each_union(fmt: str) ->
 @pytest.mark.parametrize(
     ("fmt", "body", "where"),
     [
-        ("messages", {"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": [{"type": "video"}]}]}, ["messages", 0, "content", 0]),
-        ("responses", {"model": "m", "input": "x", "tools": [{"type": "file_search"}]}, ["tools", 0]),
-        ("chat", {"model": "m", "messages": [{"role": "user", "content": [{"type": "audio"}]}]}, ["messages", 0]),
+        (
+            "messages",
+            {
+                "model": "m",
+                "max_tokens": 1,
+                "messages": [{"role": "user", "content": [{"type": "video"}]}],
+            },
+            ["messages", 0, "content", 0],
+        ),
+        (
+            "responses",
+            {"model": "m", "input": "x", "tools": [{"type": "file_search"}]},
+            ["tools", 0],
+        ),
+        (
+            "chat",
+            {"model": "m", "messages": [{"role": "user", "content": [{"type": "audio"}]}]},
+            ["messages", 0],
+        ),
     ],
 )
 def test_request_unions_are_closed(fmt: str, body: dict[str, Any], where: list[Any]) -> None:

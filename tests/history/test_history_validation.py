@@ -275,16 +275,26 @@ def test_messages_hand_written_thinking_needs_its_signature() -> None:
     raises(redacted, 1, "redacted_thinking block has no data")
 
 
-def test_messages_received_thinking_without_signature_is_kept_and_flagged() -> None:
+@pytest.mark.parametrize("unsigned", ["absent", "empty"])
+def test_messages_received_thinking_without_signature_goes_back_as_it_arrived(
+    unsigned: str,
+) -> None:
     data = fixture("messages/response_tool_use.json")
-    del data["content"][0]["signature"]  # a gateway streamed no signature_delta
+    if unsigned == "absent":
+        del data["content"][0]["signature"]  # a gateway streamed no signature_delta
+    else:
+        data["content"][0]["signature"] = ""  # content_block_start's "" and no delta
     history = MessagesHistory()
     history.add_user("q")
     history.add(Message(data))
     assert history[1]["content"][0] == data["content"][0]  # kept, never dropped
     history.add_tool_result("functions.get_weather:0", "a")
     history.add_tool_result("functions.get_weather:1", "b")
-    raises(history, 1, "arrived without its signature")
+    history.validate()  # Kimi accepts unsigned thinking: sent back unsigned
+    assert history.to_wire()[1]["content"][0] == data["content"][0]
+    # ... but a change to it is still refused
+    history[1]["content"][0] = {**data["content"][0], "thinking": "rewritten"}
+    raises(history, 1, "changed after receipt")
 
 
 def test_messages_hand_written_tool_use_turn_needs_thinking_unless_kimi_k3() -> None:

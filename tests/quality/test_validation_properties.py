@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quality_helpers import canonical, json_scalars, json_values
 
-from kimi_ext.building import CHAT, CLIENT_OPTIONS, MESSAGES, RESPONSES, UNSET_TIMEOUT, prepare
 from kimi_ext._contract import contract
+from kimi_ext.building import CHAT, CLIENT_OPTIONS, MESSAGES, RESPONSES, UNSET_TIMEOUT, prepare
 from kimi_ext.errors import RequestValidationError
 
 # The field sets, models and effort aliases come from the derived contract (the specs).

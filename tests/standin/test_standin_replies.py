@@ -361,7 +361,7 @@ def test_chat_web_search_echo_loop(wire: Wire, standin: KimiStandIn) -> None:
     assert call["function"]["name"] == "$web_search"
     arguments = json.loads(call["function"]["arguments"])
     assert arguments["search_result"]["search_id"].startswith("ws-")
-    assert first["message"]["content"] == ""
+    assert first["message"]["content"] is None  # never "": refused replayed
     body["messages"].append(first["message"])
     echo = {"role": "tool", "tool_call_id": call["id"], "name": "$web_search"}
     altered = json.dumps(arguments)  # re-serialised: not the same text
@@ -495,13 +495,23 @@ def test_max_tokens_inside_the_reasoning(wire: Wire, standin: KimiStandIn, fmt: 
         assert result["output"][0]["status"] == "incomplete"
 
 
-def test_tool_calls_that_do_not_fit_are_dropped(wire: Wire, standin: KimiStandIn) -> None:
-    # reasoning 1 token, each call 8 tokens ("get_weather" + its arguments): only one fits
+def test_a_tool_call_that_does_not_fit_is_cut_mid_arguments(
+    wire: Wire, standin: KimiStandIn
+) -> None:
+    # reasoning 1 token, each call 8 tokens ("get_weather" + its arguments): the first fits;
+    # 3 tokens (12 characters) are left, 11 for the name, so 1 character of arguments
     standin.queue(Reply(reasoning="go!", tool_calls=CALLS))
     result = wire.ok("chat", chat_body(max_completion_tokens=12))
     choice = result["choices"][0]
     assert choice["finish_reason"] == "length"
-    assert [c["id"] for c in choice["message"]["tool_calls"]] == ["functions.get_weather:0"]
+    calls = choice["message"]["tool_calls"]
+    assert [c["id"] for c in calls] == ["functions.get_weather:0", "functions.get_weather:1"]
+    assert calls[0]["function"]["arguments"] == '{"city": "Beijing"}'
+    assert calls[1]["function"]["arguments"] == "{"
+    # with less room than the name, no part of the call is produced
+    standin.queue(Reply(reasoning="go!", tool_calls=CALLS))
+    calls = wire.ok("chat", chat_body(max_completion_tokens=11))["choices"][0]["message"]
+    assert [c["id"] for c in calls["tool_calls"]] == ["functions.get_weather:0"]
 
 
 # ------------------------------------------------------------------------ stop sequences

@@ -653,14 +653,13 @@ def test_messages_thinking_signatures_are_checked(wire: Wire, standin: KimiStand
     forged = signed_history(standin)
     forged["messages"][1]["content"][0]["signature"] = "EsAAAA=="
     assert "Invalid `signature`" in wire.error("messages", forged)["message"]
+    # Kimi accepts a thinking block that came without a signature (absent or "")
     empty = signed_history(standin)
     empty["messages"][1]["content"][0]["signature"] = ""
-    assert "Invalid `signature`" in wire.error("messages", empty)["message"]
+    wire.ok("messages", empty)
     unsigned = signed_history(standin)
     del unsigned["messages"][1]["content"][0]["signature"]
-    assert wire.error("messages", unsigned)["message"] == (
-        "messages.1.content.0.signature: Field required"
-    )
+    wire.ok("messages", unsigned)
     with KimiStandIn() as other:
         foreign = signed_history(other)
     assert "Invalid `signature`" in wire.error("messages", foreign)["message"]

@@ -108,20 +108,13 @@ def test_reasoning_stream_uses_summary_when_it_is_all_there_is() -> None:
     ]
 
 
-def test_mixed_stream_keeps_items_seen_only_in_deltas_and_unknown_items() -> None:
+def test_mixed_stream_takes_the_terminal_output_as_it_came() -> None:
     stream = open_sync("responses", [load("responses_mixed.sse")])
     events = list(stream)
     response = stream.get_final_response()
+    # response.completed lists two items: they are the output. The reasoning, the unknown
+    # item and the orphan text were streamed but not listed: they are not added.
     assert response.output == [
-        # accumulated from deltas (no output_item.done, not in response.completed)
-        {
-            "type": "reasoning",
-            "id": "rs_1",
-            "summary": [],
-            "content": [{"type": "reasoning_text", "text": "Think twice."}],
-            "status": "in_progress",
-        },
-        # from response.completed
         {
             "type": "message",
             "id": "msg_1",
@@ -137,21 +130,25 @@ def test_mixed_stream_keeps_items_seen_only_in_deltas_and_unknown_items() -> Non
             "arguments": '{"x": 1}',
             "status": "completed",
         },
-        # an unknown item type, verbatim from output_item.done
-        {"type": "kimi_memo", "id": "memo_1", "note": "final", "extra": [1, 2]},
-        # text that came without any output_item.added
-        {
-            "type": "message",
-            "role": "assistant",
-            "content": [{"type": "output_text", "text": "Orphan text."}],
-            "id": "msg_2",
-        },
     ]
     assert response.status == "completed" and response.usage.total_input == 50
-    assert response.text == "Calling a tool.Orphan text."
+    assert response.text == "Calling a tool."
     unknown = [e for e in events if e.type == "response.kimi_trace"]
     assert len(unknown) == 1 and unknown[0].parsed == unknown[0].data
     assert unknown[0].event == "response.kimi_trace"
+
+
+def test_mixed_stream_cut_before_its_terminal_event_keeps_every_streamed_item() -> None:
+    body = load("responses_mixed.sse")
+    cut = body[: body.index(b"event: response.completed")]
+    stream = open_sync("responses", [cut])
+    with pytest.raises(E.IncompleteStreamError) as info:
+        stream.get_final_response()
+    output = info.value.partial.output
+    assert [item.get("id") for item in output] == ["rs_1", "msg_1", "fc_1", "memo_1", "msg_2"]
+    assert output[0]["content"] == [{"type": "reasoning_text", "text": "Think twice."}]
+    assert output[3] == {"type": "kimi_memo", "id": "memo_1", "note": "final", "extra": [1, 2]}
+    assert info.value.partial.text == "Calling a tool.Orphan text."
 
 
 def test_snapshot_before_the_terminal_event_is_built_from_deltas() -> None:

@@ -52,7 +52,7 @@ CHANGES: dict[str, dict[str, Any]] = {
     },
 }
 
-PROBE = r'''
+PROBE = r"""
 import json, sys
 import kimi_raw
 from kimi_ext.errors import RequestValidationError
@@ -101,7 +101,7 @@ out["new model rule"] = [client(with_effort(k4, "low")), standin(with_effort(k4,
 removed_value = {"user_id": "u"} if removed == "metadata" else "someone"
 out["removed"] = [client({**body, removed: removed_value}), standin({**body, removed: removed_value})]
 print(json.dumps(out))
-'''
+"""
 
 
 def _change(spec_path: Path, fmt: str) -> None:
@@ -139,7 +139,14 @@ def changed_raw(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("fmt", list(CHANGES))
 def test_wrapper_and_standin_follow_a_regenerated_spec(changed_raw: Path, fmt: str) -> None:
     change = CHANGES[fmt]
-    args = [fmt, change["body"], change["enum"][1], change["enum"][2], change["remove"], change["effort"]]
+    args = [
+        fmt,
+        change["body"],
+        change["enum"][1],
+        change["enum"][2],
+        change["remove"],
+        change["effort"],
+    ]
     env = dict(os.environ, PYTHONPATH=str(changed_raw))
     run = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(args), str(changed_raw)],

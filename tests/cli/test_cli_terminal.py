@@ -1,0 +1,204 @@
+"""``kimi chat`` in a real pseudo-terminal: the banner, readline editing and history, the
+/commands, Ctrl-D and Ctrl-C, as a user at a keyboard would meet them."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import kimi_ext
+from kimi_ext.cli import EXIT_INTERRUPTED
+from kimi_ext.testing import Fault, KimiStandIn, Reply
+
+LEFT, UP, CTRL_C, CTRL_D = b"\x1b[D", b"\x1b[A", b"\x03", b"\x04"
+
+
+def _controlling_terminal() -> None:
+    # In the child, after setsid: make the pty its controlling terminal, so that the ^C
+    # typed on it is a SIGINT, as in a real terminal.
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    """``kimi chat`` on a pty: type keys, read the screen."""
+
+    def __init__(self, standin: KimiStandIn, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("KIMI_")}
+        env.update(KIMI_API_KEY=standin.api_key, PYTHONUNBUFFERED="1", TERM="xterm")
+        env.pop("INPUTRC", None)
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kimi_ext.cli", "chat", "--base-url", standin.base_url, *args],
+            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+            start_new_session=True, preexec_fn=_controlling_terminal,
+        )  # fmt: skip
+        os.close(slave)
+        self.screen = b""
+
+    def read_until(self, marker: bytes, count: int = 1, timeout: float = 20) -> bytes:
+        end = time.monotonic() + timeout
+        while self.screen.count(marker) < count and time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.screen += chunk
+        assert self.screen.count(marker) >= count, f"no {marker!r} in {self.screen!r}"
+        return self.screen
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def prompt(self, n: int) -> None:
+        """Wait for the n-th prompt."""
+        self.read_until(b"you> ", count=n)
+
+    def finish(self, timeout: float = 20) -> int:
+        try:
+            self.proc.wait(timeout=timeout)
+            self.drain()
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.master)
+        return self.proc.returncode
+
+    def drain(self) -> None:
+        while True:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if not ready:
+                return
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.screen += chunk
+
+
+def test_banner_help_and_ctrl_d(kimi_standin: KimiStandIn) -> None:
+    term = Terminal(kimi_standin, "--format", "chat", "--effort", "low")
+    term.prompt(1)
+    banner = [line for line in term.screen.split(b"\r\n") if line.startswith(b"kimi ")]
+    assert banner == [
+        f"kimi {kimi_ext.__version__} · kimi-k3.1-pro · chat · effort low · "
+        "/help for commands, /exit or Ctrl-D to leave".encode()
+    ]
+    term.type(b"/help\r")
+    term.prompt(2)
+    for command in (b"/help", b"/exit", b"/save", b"/effort", b"/model"):
+        assert command in term.screen
+    term.type(CTRL_D)
+    assert term.finish() == 0
+    assert term.screen.endswith(b"you> \r\n")  # Ctrl-D leaves the terminal on a fresh line
+    assert kimi_standin.requests == []
+
+
+def test_line_editing_and_history(kimi_standin: KimiStandIn) -> None:
+    kimi_standin.queue(Reply(text="First."), Reply(text="Second."))
+    term = Terminal(kimi_standin, "--format", "chat")
+    term.prompt(1)
+    term.type(b"helo" + LEFT + b"l\r")  # the arrow moves the cursor; it is not sent
+    term.read_until(b"usage:")
+    term.prompt(2)
+    term.type(UP + b"\r")  # the previous line, from readline's history
+    term.read_until(b"usage:", count=2)
+    term.prompt(3)
+    term.type(b"exit\r")  # leaves; it is not sent to the model
+    assert term.finish() == 0
+    sent = [r.json["messages"][-1]["content"] for r in kimi_standin.requests]
+    assert sent == ["hello", "hello"]
+    assert b"\x1b[D" not in b"".join(r.body for r in kimi_standin.requests)
+
+
+def test_effort_model_and_save_commands(kimi_standin: KimiStandIn, tmp_path: Path) -> None:
+    saved = tmp_path / "kept.json"
+    kimi_standin.queue(Reply(text="Done."))
+    term = Terminal(kimi_standin, "--format", "responses")
+    term.prompt(1)
+    term.type(b"/effort turbo\r")
+    term.prompt(2)
+    assert b"/effort turbo: must be one of low, high, max" in term.screen
+    term.type(b"/effort medium\r")
+    term.prompt(3)
+    assert b"effort: high" in term.screen
+    term.type(b"/model kimi-k3.1-pro-highspeed\r")
+    term.prompt(4)
+    term.type(b"/save\r")
+    term.prompt(5)
+    assert b"usage: /save FILE" in term.screen
+    term.type(b"Go\r")
+    term.read_until(b"usage:")
+    term.prompt(6)
+    term.type(b"/save " + str(saved).encode() + b"\r")
+    term.prompt(7)
+    assert f"saved to {saved}".encode() in term.screen
+    term.type(b"/exit\r")
+    assert term.finish() == 0
+    body = kimi_standin.requests[-1].json
+    assert body["model"] == "kimi-k3.1-pro-highspeed"
+    assert body["reasoning"]["effort"] == "high"
+    data = json.loads(saved.read_text())
+    assert data["format"] == "responses" and "Done." in data["history"]
+
+
+def test_a_failed_turn_keeps_the_session(kimi_standin: KimiStandIn) -> None:
+    kimi_standin.fault(Fault.error(400, "bad input", error_type="invalid_request_error"))
+    kimi_standin.queue(Reply(text="Recovered."))
+    term = Terminal(kimi_standin, "--format", "chat", "--max-retries", "0")
+    term.prompt(1)
+    term.type(b"one\r")
+    term.prompt(2)
+    assert b"kimi: BadRequestError: " in term.screen
+    term.type(b"two\r")
+    term.read_until(b"Recovered.")
+    term.prompt(3)
+    term.type(CTRL_D)
+    assert term.finish() == 0
+    roles = [m["role"] for m in kimi_standin.requests[-1].json["messages"]]
+    assert roles == ["user"]  # the failed turn was not kept
+
+
+def test_ctrl_c_at_the_prompt_drops_the_line(kimi_standin: KimiStandIn) -> None:
+    term = Terminal(kimi_standin)
+    term.prompt(1)
+    term.type(b"half a thought")
+    time.sleep(0.2)
+    term.type(CTRL_C)
+    term.prompt(2)
+    assert b"(/exit or Ctrl-D to leave)" in term.screen
+    term.type(b"/exit\r")
+    assert term.finish() == 0
+    assert kimi_standin.requests == []
+
+
+def test_ctrl_c_during_the_first_turn_says_only_what_is_true(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    saved = tmp_path / "slow.json"
+    kimi_standin.queue(Reply(text="z" * 4000))
+    kimi_standin.fault(Fault.slow_events(0.05))
+    term = Terminal(kimi_standin, "--save", str(saved))
+    term.prompt(1)
+    term.type(b"tell me slowly\r")
+    term.read_until(b"zzzz")  # the answer is arriving
+    term.type(CTRL_C)
+    assert term.finish() == EXIT_INTERRUPTED
+    assert f"interrupted; nothing was saved to {saved} (no answer was complete)".encode() in (
+        term.screen
+    )
+    assert b"kept in" not in term.screen and b"Traceback" not in term.screen
+    assert not saved.exists()

@@ -1,0 +1,53 @@
+"""Package metadata a user relies on: the license, the changelog, the extras, and a
+``make demo`` that installs only what the demo needs."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import kimi_ext
+
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_license_file_matches_the_metadata() -> None:
+    assert PYPROJECT["project"]["license"] == {"text": "MIT"}
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert "Permission is hereby granted, free of charge" in text
+
+
+def test_changelog_starts_at_the_current_version_with_an_unreleased_section() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert releases[0] == "Unreleased"
+    assert releases[-1] == "0.1.0" == PYPROJECT["project"]["version"] == kimi_ext.__version__
+    unreleased = text.split("\n## ")[1]
+    for section in ("Contract and raw client", "Layout", "Streaming", "Errors"):
+        assert f"\n### {section}\n" in unreleased, section
+
+
+def test_pydantic_is_an_extra_not_a_dependency() -> None:
+    project = PYPROJECT["project"]
+    assert not any(d.startswith("pydantic") for d in project["dependencies"])
+    extras = project["optional-dependencies"]
+    assert [d for d in extras["pydantic"] if d.startswith("pydantic")]
+    assert [d for d in extras["dev"] if d.startswith("pydantic")]  # so its tests run
+
+
+def test_make_demo_installs_only_the_package(tmp_path: Path) -> None:
+    make = shutil.which("make")
+    assert make is not None, "make is one of the two things a fresh clone needs"
+    plan = subprocess.run(
+        [make, "-n", "demo", f"VENV={tmp_path / 'venv'}"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    installs = [line for line in plan.splitlines() if "pip install" in line]
+    assert installs, plan
+    assert all(line.rstrip().endswith("-e .") for line in installs), installs
+    assert "[dev]" not in plan and "kimi_ext.demo" in plan
