@@ -163,12 +163,85 @@ class CallState:
                 return
             self._timer = None
             self.expired = True
-            stream = self.response.extensions.get("network_stream")
-            sock = stream.get_extra_info("socket") if stream is not None else None
-            if isinstance(sock, socket.socket):
-                # The plain socket's shutdown, also under TLS: it wakes a blocked read.
-                with contextlib.suppress(OSError):
-                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            _shut_down(self.response.extensions.get("network_stream"))
+
+
+def _shut_down(stream: Any) -> None:
+    """Shut down the socket under an httpcore network stream (None: nothing to do)."""
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if isinstance(sock, socket.socket):
+        # The plain socket's shutdown, also under TLS: it wakes a blocked read.
+        with contextlib.suppress(OSError):
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+
+# Trace events (httpcore's documented "trace" extension) whose return value is the
+# network stream of a connection being opened (the last one is the one read from).
+_STREAM_EVENTS = ("connect_tcp.complete", "start_tls.complete", "connect_unix_socket.complete")
+
+
+class _HeadPhase:
+    """One sync attempt's send and response head, run in a worker thread so that the
+    caller can return at the deadline (only when the call has one).
+
+    At the deadline the caller abandons it: the socket of a connection this attempt
+    opened (seen through the trace extension) is shut down at once, so the worker ends
+    too; a response that still arrives is closed unread, so its connection is closed,
+    never put back in the pool. A reused keep-alive connection's socket cannot be known
+    without httpcore internals: its worker ends when the server answers or closes, or
+    at the read timeout, and that connection is closed then.
+    """
+
+    __slots__ = ("_abandoned", "_lock", "done", "error", "response", "stream")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._abandoned = False
+        self.done = threading.Event()
+        self.response: httpx.Response | None = None
+        self.error: BaseException | None = None
+        self.stream: Any = None
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        """The trace callback: keep the stream of a connection as it is opened."""
+        if not event.endswith(_STREAM_EVENTS):
+            return
+        stream = info.get("return_value")
+        with self._lock:
+            self.stream = stream
+            abandoned = self._abandoned
+        if abandoned:  # opened after the deadline passed
+            _shut_down(stream)
+
+    def run(self, http: httpx.Client, request: httpx.Request) -> None:
+        """The worker: send, keep the response (or the error) unless abandoned."""
+        try:
+            response = http.send(request, stream=True, follow_redirects=False)
+        except BaseException as exc:  # handed to the caller, who re-raises it
+            with self._lock:
+                if not self._abandoned:
+                    self.error = exc
+            del exc
+            self.done.set()
+            return
+        with self._lock:
+            abandoned = self._abandoned
+            if not abandoned:
+                self.response = response
+        if abandoned:
+            response.close()  # unread: its connection is closed, not reused
+        self.done.set()
+
+    def abandon(self) -> None:
+        """The caller has gone (the deadline passed): cut what can be cut."""
+        with self._lock:
+            self._abandoned = True
+            stream, response = self.stream, self.response
+            self.response = self.error = None
+        if response is not None:  # it arrived just as the wait ended
+            response.close()
+        else:
+            _shut_down(stream)
 
 
 def call_state(response: httpx.Response) -> CallState | None:
@@ -458,7 +531,10 @@ class SyncSender(_SenderBase):
         request = self.build(self.http, prepared, key, retries_done, left)
         started = time.perf_counter()
         try:
-            response = self.http.send(request, stream=True, follow_redirects=False)
+            if left is None:
+                response = self.http.send(request, stream=True, follow_redirects=False)
+            else:
+                response = self._send_by_deadline(request, state, left)
         except httpx.RequestError as exc:
             _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
@@ -502,6 +578,35 @@ class SyncSender(_SenderBase):
             return response
         error = self.status_error(response, content, cut=size > limit)
         return error, None, response.headers
+
+    def _send_by_deadline(
+        self, request: httpx.Request, state: CallState, left: float
+    ) -> httpx.Response:
+        """``http.send`` for a call with a deadline: the head phase (connecting, sending,
+        the status line and headers) runs in a worker thread, so a server that trickles
+        the head is left at the deadline (httpx.ReadTimeout, with ``state.expired``)."""
+        phase = _HeadPhase()
+        request.extensions["trace"] = phase.trace
+        worker = threading.Thread(
+            target=phase.run, args=(self.http, request), name="kimi-ext-head", daemon=True
+        )
+        worker.start()
+        finished = False
+        try:
+            finished = phase.done.wait(max(left, 0.0))
+        finally:
+            if not finished:  # the deadline passed, or the caller was interrupted
+                phase.abandon()
+        if phase.error is not None:
+            error, phase.error = phase.error, None
+            try:
+                raise error
+            finally:
+                del error
+        if phase.response is None:  # the deadline passed before the head arrived
+            state.expired = True
+            raise httpx.ReadTimeout("the call's deadline passed", request=request)
+        return phase.response
 
     def close(self) -> None:
         self.http.close()

@@ -760,6 +760,96 @@ async def test_a_trickling_server_is_cut_off_at_the_deadline_async(kind: str) ->
     assert 0.9 <= elapsed < 2.5, elapsed
 
 
+def trickled_head(first: int, until: float = math.inf) -> Any:
+    """A handler that answers the first ``first`` requests of the first connection in full
+    (keeping it alive), then trickles a response head on it, one byte every 0.2 s, forever.
+    Every later connection is answered in full."""
+    served: list[Any] = []
+
+    async def handler(reader: Any, writer: asyncio.StreamWriter, request: RawRequest) -> bool:
+        served.append(writer)
+        if writer is not served[0] or served.count(writer) <= first:
+            writer.write(answer(200, CHAT_OK))
+            return True
+        writer.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+        end = time.monotonic() + until
+        while time.monotonic() < end:
+            await writer.drain()
+            await asyncio.sleep(0.2)
+            writer.write(b"a")
+        writer.write(b"\r\n" + answer(200, CHAT_OK).split(b"\r\n", 1)[1])  # the rest, whole
+        return True
+
+    return handler
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("where", ["client", "call"])
+@pytest.mark.parametrize("connection", ["fresh", "reused"])
+def test_a_trickled_head_is_cut_off_at_the_deadline(
+    connection: str, where: str, stream: bool
+) -> None:
+    # The status line and headers come one byte at a time, forever: the sync client must
+    # still end the call (or the opening of a stream) at its deadline, on a new and on a
+    # kept-alive connection.
+    with RawServer(trickled_head(0 if connection == "fresh" else 1)) as server:
+        options = {"deadline": 1.0} if where == "client" else {}
+        extra: dict[str, Any] = {"deadline": 1.0} if where == "call" else {}
+        if stream:
+            extra["stream"] = True
+        client = no_sleep(kimi(server, **options))
+        if connection == "reused":  # opens the connection the next call reuses
+            assert client.chat.completions.create(**CHAT).text == "OK"
+            assert server.connections == 1
+        started = time.monotonic()
+        exc = raised(lambda: client.chat.completions.create(**CHAT, **extra))
+        elapsed = time.monotonic() - started
+        assert isinstance(exc, kimi_ext.APITimeoutError) and "deadline" in str(exc), exc
+        assert KEY not in str(exc) and KEY not in repr(exc)
+        assert KEY not in "".join(traceback.format_exception(exc))
+        assert 0.9 <= elapsed < 1.5, elapsed
+        # The cut connection is not reused: the next call works, on a new connection
+        # (whose first answer is whole).
+        before = server.connections
+        extra.pop("stream", None)
+        assert client.chat.completions.create(**CHAT, **extra).text == "OK"
+        assert server.connections == before + 1
+        client.close()
+
+
+def test_a_late_head_on_a_reused_connection_does_not_put_it_back() -> None:
+    # The head of the abandoned attempt arrives whole after the deadline: its response is
+    # closed unread, so the connection (with an unread body) is closed, not reused.
+    with RawServer(trickled_head(1, until=1.0)) as server:
+        client = kimi(server, max_retries=0)
+        assert client.chat.completions.create(**CHAT).text == "OK"
+        exc = raised(lambda: client.chat.completions.create(**CHAT, deadline=0.5))
+        assert isinstance(exc, kimi_ext.APITimeoutError) and "deadline" in str(exc)
+        for _ in range(100):  # the server finishes its head at about 1 s
+            if server.open == 0:
+                break
+            time.sleep(0.02)
+        assert server.open == 0
+        assert client.chat.completions.create(**CHAT).text == "OK"
+        assert server.connections == 2
+        client.close()
+
+
+def test_a_trickled_head_of_a_fresh_connection_frees_it_at_once() -> None:
+    # On a connection the call opened, the socket is shut down at the deadline: the
+    # server sees the connection end then (no background read left waiting).
+    with RawServer(trickled_head(0)) as server:
+        client = kimi(server, deadline=0.5, max_retries=0)
+        exc = raised(lambda: client.chat.completions.create(**CHAT))
+        assert isinstance(exc, kimi_ext.APITimeoutError)
+        for _ in range(50):
+            if server.open == 0:
+                break
+            time.sleep(0.02)
+        assert server.open == 0
+        client.close()
+
+
 def test_the_deadline_covers_retries() -> None:
     # Each attempt fails fast, but the waits between them would outlast the deadline.
     with RawServer(
