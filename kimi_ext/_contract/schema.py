@@ -13,9 +13,11 @@ Two deliberate choices, both what the wire needs:
   service parses integers strictly.
 
 Node-local extensions: ``x-kimi-max-utf8-bytes`` (a string's size in UTF-8 bytes),
-``x-kimi-unique-by`` (array items unique by a dotted key), ``x-kimi-typed-properties``
-(every property of a JSON Schema value says its type) and ``x-kimi-error`` (the rule text
-shown when this node fails).
+``x-kimi-unique-by`` (array items unique by a dotted key; ``x-kimi-unique-error`` is the
+service's sentence for a duplicate), ``x-kimi-typed-properties``
+(every property of a JSON Schema value says its type), ``x-kimi-error`` (the rule text
+shown when this node fails) and ``x-kimi-service-error`` (the service's own sentence for
+it, a template with ``{path}`` and ``{value}``: what the stand-in answers).
 """
 
 from __future__ import annotations
@@ -50,11 +52,23 @@ _TYPE_NAMES = {
 class Violation(Exception):
     """One broken rule: where (a path of keys and indexes), the value there, and the rule."""
 
-    def __init__(self, path: Path, value: Any, rule: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        value: Any,
+        rule: str,
+        *,
+        expected: tuple[str, ...] | None = None,
+        service: str | None = None,
+    ) -> None:
         super().__init__(rule)
         self.path = path
         self.value = value
         self.rule = rule
+        # For a wrong JSON type: the type names allowed (the stand-in words these itself).
+        self.expected = expected
+        # The service's sentence for this rule (``x-kimi-service-error``), if the spec has one.
+        self.service = service
 
 
 def json_type(value: Any) -> str:
@@ -133,7 +147,7 @@ class Compiler:
 
     # ------------------------------------------------------------------ compilation
 
-    def compile(self, schema: Any) -> Check:  # noqa: C901 - one branch per keyword
+    def compile(self, schema: Any) -> Check:
         """One check function for ``schema``."""
         if schema is True or schema == {}:
             return _accept
@@ -156,7 +170,11 @@ class Compiler:
         if "type" in schema:
             items = self.resolve(schema.get("items"))
             of = items.get("type") if isinstance(items, Mapping) else None
-            checks.append(_type_check(schema["type"], of if isinstance(of, str) else None))
+            checks.append(
+                _type_check(
+                    schema["type"], of if isinstance(of, str) else None, _range_rule(schema)
+                )
+            )
         if "const" in schema:
             checks.append(_enum_check([schema["const"]]))
         if "enum" in schema:
@@ -177,8 +195,13 @@ class Compiler:
             checks.append(self._if(schema))
         check = _all(checks)
         message = schema.get("x-kimi-error")
-        if message is not None:
-            check = _with_message(check, str(message))
+        service = schema.get("x-kimi-service-error")
+        if message is not None or service is not None:
+            check = _with_message(
+                check,
+                None if message is None else str(message),
+                None if service is None else str(service),
+            )
         return check
 
     def _string(self, schema: Mapping[str, Any]) -> list[Check]:
@@ -202,7 +225,9 @@ class Compiler:
                 if isinstance(value, str):
                     if len(value) < lo:
                         raise Violation(
-                            path, value, "must not be empty" if lo == 1 else f"at least {lo} characters"
+                            path,
+                            value,
+                            "must not be empty" if lo == 1 else f"at least {lo} characters",
                         )
                     if hi is not None and len(value) > hi:
                         raise Violation(path, value, f"at most {hi} characters (got {len(value)})")
@@ -263,6 +288,8 @@ class Compiler:
             out.append(contains)
         if "x-kimi-unique-by" in schema:
             keys = str(schema["x-kimi-unique-by"]).split(".")
+            said = schema.get("x-kimi-unique-error")
+            unique_service = None if said is None else str(said)
 
             def unique(value: Any, path: Path) -> None:
                 if not isinstance(value, list | tuple):
@@ -277,7 +304,12 @@ class Compiler:
                     else:
                         if isinstance(v, str):
                             if v in seen:
-                                raise Violation(at, v, "must be unique (the service rejects duplicates)")
+                                raise Violation(
+                                    at,
+                                    v,
+                                    "must be unique (the service rejects duplicates)",
+                                    service=unique_service,
+                                )
                             seen.add(v)
 
             out.append(unique)
@@ -285,6 +317,21 @@ class Compiler:
 
     def _object(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
+        # A wrong tag (``type``/``role`` constant) is named before any field it would need.
+        tags = {
+            k: self.compile(v)
+            for k, v in schema.get("properties", {}).items()
+            if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
+        }
+        if tags:
+
+            def tagged(value: Any, path: Path) -> None:
+                if isinstance(value, Mapping):
+                    for key, check in tags.items():
+                        if key in value:
+                            check(value[key], (*path, key))
+
+            out.append(tagged)
         required = tuple(schema.get("required", ()))
         if required:
 
@@ -325,7 +372,9 @@ class Compiler:
                                 check(value, path)
                             except Violation as exc:
                                 # Name the field that brings the requirement.
-                                raise Violation((*path, key), value[key], exc.rule) from None
+                                raise Violation(
+                                    (*path, key), value[key], exc.rule, service=exc.service
+                                ) from None
 
             out.append(dependent)
         if schema.get("x-kimi-typed-properties"):
@@ -343,29 +392,56 @@ class Compiler:
                 untyped.append(i)
             for kind in [kinds] if isinstance(kinds, str) else kinds or []:
                 by_type.setdefault(kind, []).append(i)
+        shown_types = " or ".join(_TYPE_NAMES.get(k, k) for k in by_type)
+        kinds_shown = tuple(by_type)
         if "number" in by_type:
             by_type.setdefault("integer", []).extend(by_type["number"])
-        shown_types = " or ".join(_TYPE_NAMES.get(k, k) for k in by_type)
         dispatch = _discriminator(resolved, self)
+        tags = [_tag(m, self) for m in resolved]
+
+        def rank(i: int, value: Mapping[str, Any]) -> int:
+            """2: the member's tag matches; 1: it has no tag; 0: it cannot match."""
+            tag = tags[i]
+            if tag is None:
+                return 1
+            key, allowed, required = tag
+            if key not in value:
+                return 0 if required else 1
+            tag_value = value[key]
+            return 2 if isinstance(tag_value, str) and tag_value in allowed else 0
 
         def union(value: Any, path: Path) -> None:
             kind = json_type(value)
             candidates = by_type.get(kind, []) + untyped
             if not candidates:
-                raise Violation(path, value, f"must be {shown_types}")
+                raise Violation(path, value, f"must be {shown_types}", expected=kinds_shown)
             if len(candidates) > 1 and dispatch is not None and isinstance(value, Mapping):
                 candidates = dispatch(value, path, candidates)
             if len(candidates) == 1:
                 checks[candidates[0]](value, path)
                 return
+            ranks = dict.fromkeys(candidates, 1)
+            if isinstance(value, Mapping):
+                ranks = {i: rank(i, value) for i in candidates}
+                if any(ranks.values()):
+                    # A member whose tag cannot match fails anyway: skip it.
+                    candidates = [i for i in candidates if ranks[i]]
             passed = 0
             best: Violation | None = None
+            best_rank = -1
             for i in candidates:
                 try:
                     checks[i](value, path)
                 except Violation as exc:
-                    if best is None or len(exc.path) > len(best.path):
-                        best = exc
+                    # Report the failure of the most plausible member (its tag matched),
+                    # then the one that got furthest.
+                    better = ranks[i] > best_rank or (
+                        ranks[i] == best_rank
+                        and best is not None
+                        and len(exc.path) > len(best.path)
+                    )
+                    if best is None or better:
+                        best, best_rank = exc, ranks[i]
                 else:
                     passed += 1
                     if not exactly_one:
@@ -381,29 +457,53 @@ class Compiler:
     def _not(self, sub: Any) -> Check:
         inner = self.compile(sub)
         sub = self.resolve(sub)
-        if isinstance(sub, Mapping) and "x-kimi-error" in sub:
-            rule = str(sub["x-kimi-error"])
-        elif isinstance(sub, Mapping) and set(sub) == {"required"} and len(sub["required"]) == 1:
-            (key,) = sub["required"]
+        if not isinstance(sub, Mapping):
+            sub = {}
+        custom = sub.get("x-kimi-error")
+        service = sub.get("x-kimi-service-error")
+        service = None if service is None else str(service)
+        shape = set(sub) - {"x-kimi-error", "x-kimi-service-error", "description"}
+        keys = tuple(sub.get("required", ()))
+        props = sub.get("properties", {})
+        if shape == {"required"} and len(keys) == 1 and custom is None:
+            (key,) = keys
 
             def forbidden(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and key in value:
-                    raise Violation((*path, key), value[key], "is not allowed here")
+                    raise Violation(
+                        (*path, key), value[key], "is not allowed here", service=service
+                    )
 
             return forbidden
-        elif isinstance(sub, Mapping) and set(sub) == {"required"}:
-            names = " and ".join(sub["required"])
-            rule = f"set {names}, not all of them"
-        if isinstance(sub, Mapping) and set(sub) - {"x-kimi-error"} == {"required"}:
-            first = sub["required"][0]
-            keys = tuple(sub["required"])
+        if shape == {"required"}:
+            rule = (
+                str(custom) if custom is not None else f"set {' and '.join(keys)}, not all of them"
+            )
+            first = keys[0]
 
             def exclusive(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and all(k in value for k in keys):
-                    raise Violation((*path, first), value[first], rule)
+                    raise Violation((*path, first), value[first], rule, service=service)
 
             return exclusive
-        elif isinstance(sub, Mapping) and "enum" in sub and set(sub) <= {"enum", "type"}:
+        if shape == {"required", "properties"} and len(keys) == 1 and set(props) == set(keys):
+            # A refused value of one field (``{"type": "tool"}``): name that field.
+            (key,) = keys
+            shown = self.resolve(props[key])
+            listed = shown.get("enum", [shown.get("const")]) if isinstance(shown, Mapping) else []
+            rule = str(custom) if custom is not None else f"must not be {_show(listed)}"
+
+            def refused(value: Any, path: Path) -> None:
+                try:
+                    inner(value, path)
+                except Violation:
+                    return
+                raise Violation((*path, key), value[key], rule, service=service)
+
+            return refused
+        if custom is not None:
+            rule = str(custom)
+        elif "enum" in sub and shape <= {"enum", "type"}:
             rule = f"must not be {_show(sub['enum'])}"
         else:
             rule = "is not allowed here"
@@ -413,7 +513,7 @@ class Compiler:
                 inner(value, path)
             except Violation:
                 return
-            raise Violation(path, value, rule)
+            raise Violation(path, value, rule, service=service)
 
         return negate
 
@@ -423,6 +523,8 @@ class Compiler:
         other = self.compile(schema.get("else", True))
 
         cause = self.resolve(schema["if"]).get("required", [None])[0]
+        # A whole-node rule (``x-kimi-error`` on ``then``) is about the field that brought it.
+        whole = isinstance(schema.get("then"), Mapping) and "x-kimi-error" in schema["then"]
 
         def conditional(value: Any, path: Path) -> None:
             try:
@@ -435,8 +537,12 @@ class Compiler:
             except Violation as exc:
                 if cause is None or not isinstance(value, Mapping):
                     raise
+                if not whole and exc.path != path:
+                    raise  # a deeper field broke its own rule: name that field
                 # Name the field whose value brought the requirement (``tool_choice``).
-                raise Violation((*path, cause), value[cause], exc.rule) from None
+                raise Violation(
+                    (*path, cause), value[cause], exc.rule, service=exc.service
+                ) from None
 
         return conditional
 
@@ -447,7 +553,7 @@ _KEYWORDS = frozenset(
         "exclusiveMinimum", "exclusiveMaximum", "items", "minItems", "maxItems", "required",
         "properties", "additionalProperties", "dependentSchemas", "oneOf", "anyOf", "allOf",
         "not", "if", "then", "else", "contains", "x-kimi-max-utf8-bytes", "x-kimi-unique-by",
-        "x-kimi-typed-properties", "x-kimi-error",
+        "x-kimi-typed-properties", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
     }
 )  # fmt: skip
 
@@ -475,30 +581,49 @@ def _all(checks: list[Check]) -> Check:
     return every
 
 
-def _with_message(check: Check, message: str) -> Check:
+def _with_message(check: Check, message: str | None, service: str | None) -> Check:
     def reworded(value: Any, path: Path) -> None:
         try:
             check(value, path)
         except Violation as exc:
-            raise Violation(exc.path, exc.value, message) from None
+            raise Violation(
+                exc.path,
+                exc.value,
+                exc.rule if message is None else message,
+                # A reworded rule is no longer a bare type mismatch.
+                expected=exc.expected if message is None else None,
+                service=service or exc.service,
+            ) from None
 
     return reworded
 
 
-def _type_check(kinds: Any, item_kind: str | None = None) -> Check:
+def _type_check(kinds: Any, item_kind: str | None = None, rule: str = "") -> Check:
     allowed = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     names = dict(_TYPE_NAMES)
     if item_kind is not None:
         names["array"] = f"a list of {item_kind}s"
-    shown = " or ".join(names[k] for k in allowed)
+    shown = rule or "must be " + " or ".join(names[k] for k in allowed)
+    # A ranged number names its range even when the type is wrong ("1..1048576", not "an
+    # integer"): the range is what the caller needs to know.
+    expected = None if rule else allowed
 
     def typed(value: Any, path: Path) -> None:
         for kind in allowed:
             if _is(value, kind):
                 return
-        raise Violation(path, value, f"must be {shown}")
+        raise Violation(path, value, shown, expected=expected)
 
     return typed
+
+
+def _range_rule(schema: Mapping[str, Any]) -> str:
+    """``must be an integer between 1 and 1048576`` for a node with both bounds, else ``""``."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is None or high is None or low == high:
+        return ""
+    kind = "an integer" if schema.get("type") == "integer" else "a number"
+    return f"must be {kind} between {low} and {high}"
 
 
 def _enum_check(values: list[Any]) -> Check:
@@ -523,17 +648,15 @@ def _enum_check(values: list[Any]) -> Check:
 
 
 def _number(schema: Mapping[str, Any]) -> list[Check]:
-    bounds = [(k, schema[k]) for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") if k in schema]
+    bounds = [
+        (k, schema[k])
+        for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+        if k in schema
+    ]
     if not bounds:
         return []
     low, high = schema.get("minimum"), schema.get("maximum")
-    kind = "an integer" if schema.get("type") == "integer" else "a number"
-    if low is not None and low == high:
-        rule = f"must be {low}"
-    elif low is not None and high is not None:
-        rule = f"must be {kind} between {low} and {high}"
-    else:
-        rule = ""
+    rule = f"must be {low}" if low is not None and low == high else _range_rule(schema)
 
     def number(value: Any, path: Path) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -549,7 +672,12 @@ def _number(schema: Mapping[str, Any]) -> list[Check]:
                 else value < bound
             )
             if not ok:
-                text = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+                text = {
+                    "minimum": ">=",
+                    "maximum": "<=",
+                    "exclusiveMinimum": ">",
+                    "exclusiveMaximum": "<",
+                }
                 raise Violation(path, value, rule or f"must be {text[key]} {bound}")
 
     return [number]
@@ -581,6 +709,20 @@ def _discriminator(
         else:
             known = sorted(str(v) for v in table)
             return _make_dispatch(key, table, absent, known)
+    return None
+
+
+def _tag(member: Any, compiler: Compiler) -> tuple[str, frozenset[Any], bool] | None:
+    """The member's tag: a ``type`` (or ``role``) property with a ``const`` or string enum."""
+    if not isinstance(member, Mapping) or member.get("type") != "object":
+        return None
+    for key in ("type", "role"):
+        prop = compiler.resolve(member.get("properties", {}).get(key))
+        if not isinstance(prop, Mapping):
+            continue
+        values = [prop["const"]] if "const" in prop else prop.get("enum")
+        if values and all(isinstance(v, str) for v in values):
+            return key, frozenset(values), key in member.get("required", ())
     return None
 
 
@@ -617,9 +759,7 @@ def _typed_properties(value: Any, path: Path) -> None:
                     k in sub for k in ("type", "anyOf", "oneOf", "allOf", "$ref")
                 ):
                     dotted = ".".join(str(p) for p in at)
-                    raise Violation(
-                        (*path, *at), sub, f"At path '{dotted}': type is not defined"
-                    )
+                    raise Violation((*path, *at), sub, f"At path '{dotted}': type is not defined")
                 walk(sub, at)
         items = schema.get("items")
         if isinstance(items, Mapping):

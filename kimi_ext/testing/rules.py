@@ -15,10 +15,21 @@ into the format's own error envelope.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._contract import Contract, Violation, contract, format_path
+from .._contract import Contract, Violation, contract, format_path, json_type
+
+_KIND_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "object": "an object",
+    "array": "an array",
+    "null": "null",
+}
+
 
 class ServiceError(Exception):
     """A request the service refuses: status, message and the error's type / code / param."""
@@ -100,9 +111,26 @@ class Checker:
     def violation(self, exc: Violation) -> ServiceError:
         """A broken contract rule, worded as this family's service words it."""
         path = self.path(*exc.path)
+        if exc.service is not None:
+            # The service's own sentence, as the spec records it (x-kimi-service-error).
+            text = exc.service.format(path=path, value=exc.value)
+            return self.plain(text, param=path)
         if exc.rule == "is required":
             return self.missing(path)
+        if exc.expected is not None:
+            return self.wrong_type(path, exc.value, exc.expected)
         return self.bad(path, exc.rule)
+
+    def wrong_type(self, path: str, value: Any, expected: tuple[str, ...]) -> ServiceError:
+        """A value of the wrong JSON type, in each family's words."""
+        names = " or ".join(_KIND_NAMES.get(k, k) for k in expected)
+        if self.style == "anthropic":
+            return ServiceError(400, f"{path}: Input should be {names}")
+        return ServiceError(
+            400,
+            f"Invalid type for '{path}': expected {names}, but got {json_type(value)} instead.",
+            param=path,
+        )
 
     def top_level(
         self, rules: Contract, body: Mapping[str, Any], *, strict: bool
@@ -234,7 +262,6 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
                 )
 
 
-
 # ================================================================================ Messages
 
 # Which blocks each role may send (the service's own rule; the spec's block union is shared).
@@ -257,7 +284,7 @@ def check_messages(
     for name, default in contract("messages").headers.items():
         if default is not None and not headers.get(name):
             raise ServiceError(400, f"{name}: header is required")
-    chk, rules, body, info = _start("messages", "anthropic", body, strict)
+    chk, _rules, body, info = _start("messages", "anthropic", body, strict)
     messages = body["messages"]
     for i, message in enumerate(messages):
         content = message["content"]
@@ -265,7 +292,9 @@ def check_messages(
         for j, block in enumerate(() if isinstance(content, str) else content):
             if block["type"] not in allowed:
                 at = chk.path("messages", i, "content", j)
-                raise chk.bad(at, f"{block['type']} blocks are not allowed in {message['role']} messages")
+                raise chk.bad(
+                    at, f"{block['type']} blocks are not allowed in {message['role']} messages"
+                )
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
     info.has_web_search = _web_search(body.get("tools"), ("web_search_20250305",))
@@ -300,7 +329,6 @@ def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier) -> N
                     400,
                     f"{at}.tool_use_id: tool_call_id {block['tool_use_id']} is not found",
                 )
-
 
 
 # =============================================================================== Responses

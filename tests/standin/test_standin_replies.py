@@ -362,7 +362,13 @@ def test_chat_web_search_echo_loop(wire: Wire, standin: KimiStandIn) -> None:
     arguments = json.loads(call["function"]["arguments"])
     assert arguments["search_result"]["search_id"].startswith("ws-")
     assert first["message"]["content"] == ""
-    body["messages"].append(first["message"])
+    # Replayed verbatim, the empty text is refused, as the service does; a client leaves
+    # the empty content out of the tool-call turn.
+    verbatim = {**body, "messages": [*body["messages"], first["message"]]}
+    assert wire.error("chat", verbatim)["message"] == (
+        "Invalid 'messages[1].content': text content is empty"
+    )
+    body["messages"].append({k: v for k, v in first["message"].items() if k != "content"})
     echo = {"role": "tool", "tool_call_id": call["id"], "name": "$web_search"}
     altered = json.dumps(arguments)  # re-serialised: not the same text
     body["messages"].append({**echo, "content": altered})
@@ -419,9 +425,10 @@ def test_structured_output(wire: Wire, standin: KimiStandIn, fmt: str) -> None:
 
 def test_chat_json_mode_default_reply(wire: Wire) -> None:
     text = answer_text(
-        "chat", wire.ok("chat", chat_body("hi", response_format={"type": "json_object"}))
+        "chat",
+        wire.ok("chat", chat_body("hi, reply in JSON", response_format={"type": "json_object"})),
     )
-    assert json.loads(text) == {"echo": "hi"}
+    assert json.loads(text) == {"echo": "hi, reply in JSON"}
 
 
 def test_example_for_schema() -> None:
