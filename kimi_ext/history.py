@@ -368,8 +368,9 @@ class ChatHistory(History):
         if "role" not in msg:
             msg = {"role": "assistant", **msg}
         calls = msg.get("tool_calls")
-        if calls and msg.get("content") is None:
-            # Leave out null content rather than sending "" (rejected as empty text).
+        if calls and msg.get("content") in (None, ""):
+            # A tool-call turn without visible text leaves content out: the service refuses
+            # "" ("text content is empty"), and null is no better.
             msg.pop("content", None)
         ids = tuple(_call_id(c) for c in calls) if isinstance(calls, list) else ()
         self._items.append(msg)
