@@ -215,7 +215,9 @@ def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None
             )
         parent[path[-1]] = level
     elif native is not None:
-        parent[path[-1]] = normalize_effort(native, model=model, field=field_name, fmt=endpoint.name)
+        parent[path[-1]] = normalize_effort(
+            native, model=model, field=field_name, fmt=endpoint.name
+        )
 
 
 class _NoBody:

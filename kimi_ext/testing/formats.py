@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._contract import contract
 from .caching import CacheUse
 from .faults import FaultPlan
 from .replies import Plan, PlannedCall, PlannedSearch, dump_json
-from .._contract import contract
 from .rules import RequestInfo, ServiceError
 from .sse import SSEEvent, split_text
 
@@ -447,7 +447,9 @@ class ResponsesFormat:
             "error": None,
             "incomplete_details": {"reason": "max_output_tokens"} if incomplete and final else None,
             "instructions": body.get("instructions"),
-            "max_output_tokens": body.get("max_output_tokens", contract("responses").defaults["max_output_tokens"]),
+            "max_output_tokens": body.get(
+                "max_output_tokens", contract("responses").defaults["max_output_tokens"]
+            ),
             "model": info.model,
             "output": output,
             "parallel_tool_calls": True,
