@@ -317,21 +317,13 @@ class Compiler:
 
     def _object(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
-        # A wrong tag (``type``/``role`` constant) is named before any field it would need.
+        # A wrong tag (``type``/``role`` constant) is named before any field it would need:
+        # checked only once a field is found missing, so a valid value pays nothing.
         tags = {
             k: self.compile(v)
             for k, v in schema.get("properties", {}).items()
             if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
         }
-        if tags:
-
-            def tagged(value: Any, path: Path) -> None:
-                if isinstance(value, Mapping):
-                    for key, check in tags.items():
-                        if key in value:
-                            check(value[key], (*path, key))
-
-            out.append(tagged)
         required = tuple(schema.get("required", ()))
         if required:
 
@@ -339,10 +331,15 @@ class Compiler:
                 if isinstance(value, Mapping):
                     for key in required:
                         if key not in value:
+                            for tag, check in tags.items():
+                                if tag in value:
+                                    check(value[tag], (*path, tag))
                             raise Violation((*path, key), None, "is required")
 
             out.append(need)
         props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
+        # Tags first here too (a dict keeps this order).
+        props = {k: props[k] for k in [*tags, *(k for k in props if k not in tags)]}
         props = {k: v for k, v in props.items() if v is not _accept}
         extra = schema.get("additionalProperties", True)
         extra_check = None if extra is True else self.compile(extra)
@@ -518,7 +515,7 @@ class Compiler:
         return negate
 
     def _if(self, schema: Mapping[str, Any]) -> Check:
-        cond = self.compile(schema["if"])
+        cond = _tag_test(self.resolve(schema["if"])) or self.compile(schema["if"])
         then = self.compile(schema.get("then", True))
         other = self.compile(schema.get("else", True))
 
@@ -710,6 +707,28 @@ def _discriminator(
             known = sorted(str(v) for v in table)
             return _make_dispatch(key, table, absent, known)
     return None
+
+
+def _tag_test(schema: Any) -> Check | None:
+    """A fast check for the common ``if``: ``{required: [k], properties: {k: {const: "v"}}}``."""
+    if not isinstance(schema, Mapping) or set(schema) != {"required", "properties"}:
+        return None
+    required, props = schema["required"], schema["properties"]
+    if not (isinstance(required, list) and len(required) == 1 and set(props) == set(required)):
+        return None
+    (key,) = required
+    prop = props[key]
+    if not (
+        isinstance(prop, Mapping) and set(prop) == {"const"} and isinstance(prop["const"], str)
+    ):
+        return None
+    wanted = prop["const"]
+
+    def tag_is(value: Any, path: Path) -> None:
+        if not (isinstance(value, Mapping) and value.get(key) == wanted):
+            raise Violation(path, value, f"{key} is not {wanted}")
+
+    return tag_is
 
 
 def _tag(member: Any, compiler: Compiler) -> tuple[str, frozenset[Any], bool] | None:
