@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/ruff format --check kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/mypy --strict kimi_ext
+	$(BIN)/python -m openapi_spec_validator openapi/chat.yaml openapi/messages.yaml openapi/responses.yaml
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix kimi_ext tests scripts $(wildcard benchmarks)
