@@ -324,6 +324,24 @@ class Compiler:
             for k, v in schema.get("properties", {}).items()
             if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
         }
+        # Before the required fields: a field that says what the object is (a custom
+        # tool's optional ``type``) is named first.
+        deps = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
+        if deps:
+
+            def dependent(value: Any, path: Path) -> None:
+                if isinstance(value, Mapping):
+                    for key, check in deps.items():
+                        if key in value:
+                            try:
+                                check(value, path)
+                            except Violation as exc:
+                                # Name the field that brings the requirement.
+                                raise Violation(
+                                    (*path, key), value[key], exc.rule, service=exc.service
+                                ) from None
+
+            out.append(dependent)
         required = tuple(schema.get("required", ()))
         if required:
 
@@ -358,22 +376,6 @@ class Compiler:
                             extra_check(value[key], (*path, key))
 
             out.append(members)
-        deps = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
-        if deps:
-
-            def dependent(value: Any, path: Path) -> None:
-                if isinstance(value, Mapping):
-                    for key, check in deps.items():
-                        if key in value:
-                            try:
-                                check(value, path)
-                            except Violation as exc:
-                                # Name the field that brings the requirement.
-                                raise Violation(
-                                    (*path, key), value[key], exc.rule, service=exc.service
-                                ) from None
-
-            out.append(dependent)
         if schema.get("x-kimi-typed-properties"):
             out.append(_typed_properties)
         return out
