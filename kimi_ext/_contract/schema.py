@@ -71,8 +71,24 @@ class Violation(Exception):
         self.service = service
 
 
+# The plain JSON types by exact Python type: one dict lookup on the hot path (subclasses
+# and other mappings / sequences take the slow path below).
+_FAST_TYPES: dict[type, str] = {
+    str: "string",
+    dict: "object",
+    list: "array",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
+
+
 def json_type(value: Any) -> str:
     """The JSON type name of a Python value (``bool`` is boolean, not integer)."""
+    fast = _FAST_TYPES.get(type(value))
+    if fast is not None:
+        return fast
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -267,7 +283,7 @@ class Compiler:
             if item is not _accept:
 
                 def items(value: Any, path: Path) -> None:
-                    if isinstance(value, list | tuple):
+                    if type(value) is list or isinstance(value, list | tuple):
                         for i, v in enumerate(value):
                             item(v, (*path, i))
 
@@ -346,7 +362,7 @@ class Compiler:
         if required:
 
             def need(value: Any, path: Path) -> None:
-                if isinstance(value, Mapping):
+                if type(value) is dict or isinstance(value, Mapping):
                     for key in required:
                         if key not in value:
                             for tag, check in tags.items():
@@ -365,7 +381,7 @@ class Compiler:
         if props or extra_check is not None:
 
             def members(value: Any, path: Path) -> None:
-                if not isinstance(value, Mapping):
+                if type(value) is not dict and not isinstance(value, Mapping):
                     return
                 for key, check in props.items():
                     if key in value:
@@ -409,12 +425,17 @@ class Compiler:
             tag_value = value[key]
             return 2 if isinstance(tag_value, str) and tag_value in allowed else 0
 
+        by_kind = {kind: [*found, *untyped] for kind, found in by_type.items()}
+
         def union(value: Any, path: Path) -> None:
-            kind = json_type(value)
-            candidates = by_type.get(kind, []) + untyped
+            candidates = by_kind.get(json_type(value), untyped)
             if not candidates:
                 raise Violation(path, value, f"must be {shown_types}", expected=kinds_shown)
-            if len(candidates) > 1 and dispatch is not None and isinstance(value, Mapping):
+            if (
+                len(candidates) > 1
+                and dispatch is not None
+                and (type(value) is dict or isinstance(value, Mapping))
+            ):
                 candidates = dispatch(value, path, candidates)
             if len(candidates) == 1:
                 checks[candidates[0]](value, path)
@@ -606,8 +627,16 @@ def _type_check(kinds: Any, item_kind: str | None = None, rule: str = "") -> Che
     # A ranged number names its range even when the type is wrong ("1..1048576", not "an
     # integer"): the range is what the caller needs to know.
     expected = None if rule else allowed
+    # The exact Python types that pass, for a one-lookup check; others take the full test.
+    fast = frozenset(
+        t
+        for t, k in _FAST_TYPES.items()
+        if k in allowed or (k == "integer" and "number" in allowed)
+    )
 
     def typed(value: Any, path: Path) -> None:
+        if type(value) in fast:
+            return
         for kind in allowed:
             if _is(value, kind):
                 return
@@ -751,6 +780,8 @@ def _make_dispatch(
     key: str, table: dict[Any, list[int]], absent: list[int], known: list[str]
 ) -> Callable[[Mapping[str, Any], Path, list[int]], list[int]]:
     rule = f"must be one of {', '.join(known)}"
+    # The filtered lists are the same for every value of one union: keep them.
+    memo: dict[tuple[int, Any], list[int]] = {}
 
     def dispatch(value: Mapping[str, Any], path: Path, candidates: list[int]) -> list[int]:
         if key not in value:
@@ -761,7 +792,10 @@ def _make_dispatch(
         hit = table.get(tag) if isinstance(tag, str) else None
         if not hit:
             raise Violation((*path, key), tag, rule)
-        return [i for i in candidates if i in hit]
+        found = memo.get((id(candidates), tag))
+        if found is None:
+            found = memo[(id(candidates), tag)] = [i for i in candidates if i in hit]
+        return found
 
     return dispatch
 
