@@ -182,6 +182,9 @@ class Compiler:
         ]
         if unknown:
             raise ValueError(f"unsupported JSON Schema keyword(s) {unknown} in {schema!r}")
+        fused = self._plain_object(schema) or _string_choice(schema)
+        if fused is not None:
+            return fused
         checks: list[Check] = []
         if "type" in schema:
             items = self.resolve(schema.get("items"))
@@ -219,6 +222,48 @@ class Compiler:
                 None if service is None else str(service),
             )
         return check
+
+    def _plain_object(self, schema: Mapping[str, Any]) -> Check | None:
+        """One function for the commonest node, an object with only properties, required
+        and additionalProperties: the same checks in the same order as the general path
+        (type, required with the tag first, members), without a call per keyword."""
+        plain = {"type", "properties", "required", "additionalProperties"}
+        if schema.get("type") != "object" or any(
+            k not in plain and k not in _ANNOTATIONS for k in schema
+        ):
+            return None
+        tags = {
+            k: self.compile(v)
+            for k, v in schema.get("properties", {}).items()
+            if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
+        }
+        required = tuple(schema.get("required", ()))
+        compiled = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
+        order = [*tags, *(k for k in compiled if k not in tags)]
+        props = tuple((k, compiled[k]) for k in order if compiled[k] is not _accept)
+        extra = schema.get("additionalProperties", True)
+        extra_check = None if extra is True else self.compile(extra)
+        known = frozenset(schema.get("properties", {}))
+        shown = "must be an object"
+
+        def plain_object(value: Any, path: Path) -> None:
+            if type(value) is not dict and not isinstance(value, Mapping):
+                raise Violation(path, value, shown, expected=("object",))
+            for key in required:
+                if key not in value:
+                    for tag, check in tags.items():
+                        if tag in value:
+                            check(value[tag], (*path, tag))
+                    raise Violation((*path, key), None, "is required")
+            for key, check in props:
+                if key in value:
+                    check(value[key], (*path, key))
+            if extra_check is not None:
+                for key in value:
+                    if key not in known:
+                        extra_check(value[key], (*path, key))
+
+        return plain_object
 
     def _string(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
@@ -592,6 +637,14 @@ def _all(checks: list[Check]) -> Check:
         return _accept
     if len(checks) == 1:
         return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+
+        def both(value: Any, path: Path) -> None:
+            first(value, path)
+            second(value, path)
+
+        return both
     frozen = tuple(checks)
 
     def every(value: Any, path: Path) -> None:
@@ -643,6 +696,30 @@ def _type_check(kinds: Any, item_kind: str | None = None, rule: str = "") -> Che
         raise Violation(path, value, shown, expected=expected)
 
     return typed
+
+
+def _string_choice(schema: Mapping[str, Any]) -> Check | None:
+    """One function for ``{type: string, const|enum: [strings]}`` (tags, enums): the type
+    check then the choice, as the general path does them."""
+    if schema.get("type") != "string" or any(
+        k not in ("type", "const", "enum") and k not in _ANNOTATIONS for k in schema
+    ):
+        return None
+    if "const" in schema and "enum" in schema:
+        return None
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not values or not all(isinstance(v, str) for v in values):
+        return None
+    typed, choice = _type_check("string"), _enum_check(list(values))
+    allowed = frozenset(values)
+
+    def string_choice(value: Any, path: Path) -> None:
+        if type(value) is str and value in allowed:
+            return
+        typed(value, path)
+        choice(value, path)
+
+    return string_choice
 
 
 def _range_rule(schema: Mapping[str, Any]) -> str:
