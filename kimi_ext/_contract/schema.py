@@ -458,6 +458,7 @@ class Compiler:
             by_type.setdefault("integer", []).extend(by_type["number"])
         dispatch = _discriminator(resolved, self)
         tags = [_tag(m, self) for m in resolved]
+        needs = [tuple(m.get("required", ())) if isinstance(m, Mapping) else () for m in resolved]
 
         def rank(i: int, value: Mapping[str, Any]) -> int:
             """2: the member's tag matches; 1: it has no tag; 0: it cannot match."""
@@ -493,20 +494,17 @@ class Compiler:
                     candidates = [i for i in candidates if ranks[i]]
             passed = 0
             best: Violation | None = None
-            best_rank = -1
+            best_score: tuple[int, int, int] = (-1, -1, -1)
             for i in candidates:
                 try:
                     checks[i](value, path)
                 except Violation as exc:
-                    # Report the failure of the most plausible member (its tag matched),
-                    # then the one that got furthest.
-                    better = ranks[i] > best_rank or (
-                        ranks[i] == best_rank
-                        and best is not None
-                        and len(exc.path) > len(best.path)
-                    )
-                    if best is None or better:
-                        best, best_rank = exc, ranks[i]
+                    # Report the failure of the most plausible member: its tag matched,
+                    # then it has all its required fields, then it got furthest.
+                    complete = isinstance(value, Mapping) and all(k in value for k in needs[i])
+                    score = (ranks[i], int(complete), len(exc.path))
+                    if best is None or score > best_score:
+                        best, best_score = exc, score
                 else:
                     passed += 1
                     if not exactly_one:
