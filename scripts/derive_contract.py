@@ -76,6 +76,8 @@ def derive(spec_path: Path) -> dict[str, Any]:
         "defaults": defaults,
         "stream_event": stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None,
         "extensions": extensions,
+        # The keys are sorted on output; this keeps the spec's order (the current model first).
+        "known_models": list(extensions.get("models", {})),
         "schema": {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$ref": f"#/$defs/{request_name}",

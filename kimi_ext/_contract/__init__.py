@@ -73,6 +73,11 @@ def _get(body: Mapping[str, Any], path: tuple[str, ...]) -> Any:
 _MISSING = object()
 
 
+def _template(text: str) -> str:
+    """``text`` as a ``{path}`` template: braces that came from a value are escaped."""
+    return text.replace("{", "{{").replace("}", "}}").replace("{{path}}", "{path}")
+
+
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -155,7 +160,7 @@ class Contract:
     @property
     def known_models(self) -> tuple[str, ...]:
         """The models the spec lists (any other id is sent with the generic rules only)."""
-        return tuple(self.models)
+        return tuple(self.data.get("known_models", self.models))
 
     def unknown_fields(self, body: Mapping[str, Any]) -> list[str]:
         """Top-level keys of ``body`` that the spec does not define, in order."""
@@ -179,17 +184,26 @@ class Contract:
     def level(self, value: Any, model: Any, path: Path) -> str:
         """The canonical effort level for ``value`` (aliases mapped), checked for ``model``."""
         levels = self.effort.levels
+        shown = ", ".join(levels)
         if not isinstance(value, str) or self.effort.aliases.get(value, value) not in levels:
             aliases = ", ".join(self.effort.aliases)
             raise Violation(
-                path, value, f"must be one of {', '.join(levels)} (or an alias: {aliases})"
+                path,
+                value,
+                f"must be one of {shown} (or an alias: {aliases})",
+                service=_template(
+                    f"invalid {{path}}: {value!r} is not supported, use one of {shown}"
+                ),
             )
         level = self.effort.aliases.get(value, value)
         rules = self.models.get(model) if isinstance(model, str) else None
         if rules is not None and rules.efforts is not None and level not in rules.efforts:
             only = ", ".join(rules.efforts)
             raise Violation(
-                path, value, f"model {model} accepts only effort {only} (got {level} after aliases)"
+                path,
+                value,
+                f"model {model} accepts only effort {only} (got {level} after aliases)",
+                service=_template(f"invalid {{path}}: only {only} is allowed for model {model}"),
             )
         return level
 

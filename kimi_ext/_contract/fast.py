@@ -57,7 +57,11 @@ class _Writer:
     def __init__(self, compiler: Compiler) -> None:
         self.compiler = compiler
         self.lines: list[str] = []
-        self.names: dict[str, Any] = {"Fail": Fail, "Violation": Violation}
+        self.names: dict[str, Any] = {
+            "Fail": Fail,
+            "Violation": Violation,
+            "_has_surrogate": _has_surrogate,
+        }
         self.done: set[str] = set()
         self.pending: list[str] = []
         self.counter = 0
@@ -137,11 +141,10 @@ class _Writer:
         if "maxLength" in schema:
             out.append(f"{guard}len({var}) > {int(schema['maxLength'])}: raise Fail")
         if "x-kimi-max-utf8-bytes" in schema:
+            # Short strings are encoded too: a lone surrogate must fail here.
             limit = int(schema["x-kimi-max-utf8-bytes"])
-            out.append(
-                f"{guard}len({var}) * 4 > {limit} and "
-                f"len({var}.encode('utf-8', 'surrogatepass')) > {limit}: raise Fail"
-            )
+            out.append(f"{guard}len({var}.encode('utf-8', 'replace')) > {limit}: raise Fail")
+            out.append(f"{guard}not {var}.isascii() and _has_surrogate({var}): raise Fail")
         if "pattern" in schema:
             regex = self.const(ecma_pattern(str(schema["pattern"])))
             out.append(f"{guard}{regex}.search({var}) is None: raise Fail")
@@ -307,6 +310,14 @@ def _tag_table(
 
 class _Missing:
     pass
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def build(compiler: Compiler, root: str) -> FastCheck:

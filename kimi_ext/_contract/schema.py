@@ -13,9 +13,11 @@ Two deliberate choices, both what the wire needs:
   service parses integers strictly.
 
 Node-local extensions: ``x-kimi-max-utf8-bytes`` (a string's size in UTF-8 bytes),
-``x-kimi-unique-by`` (array items unique by a dotted key), ``x-kimi-typed-properties``
-(every property of a JSON Schema value says its type) and ``x-kimi-error`` (the rule text
-shown when this node fails).
+``x-kimi-unique-by`` (array items unique by a dotted key; ``x-kimi-unique-error`` is the
+service's sentence for a duplicate), ``x-kimi-typed-properties``
+(every property of a JSON Schema value says its type), ``x-kimi-error`` (the rule text
+shown when this node fails) and ``x-kimi-service-error`` (the service's own sentence for
+it, a template with ``{path}`` and ``{value}``: what the stand-in answers).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-Path = tuple[Any, ...]  # flat, or nested (parent, key) pairs while checking
+Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], None]
 
 # Keywords that only annotate; everything else must be understood.
@@ -48,45 +50,45 @@ _TYPE_NAMES = {
 
 
 class Violation(Exception):
-    """One broken rule: where (a path of keys and indexes), the value there, and the rule.
+    """One broken rule: where (a path of keys and indexes), the value there, and the rule."""
 
-    Checks pass the path down as nested ``(parent, key)`` pairs, which cost one small tuple
-    per level instead of a copy; ``path`` is the flat tuple.
-    """
-
-    def __init__(self, path: Any, value: Any, rule: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        value: Any,
+        rule: str,
+        *,
+        expected: tuple[str, ...] | None = None,
+        service: str | None = None,
+    ) -> None:
         super().__init__(rule)
-        self.path: Path = _flat(path)
+        self.path = path
         self.value = value
         self.rule = rule
+        # For a wrong JSON type: the type names allowed (the stand-in words these itself).
+        self.expected = expected
+        # The service's sentence for this rule (``x-kimi-service-error``), if the spec has one.
+        self.service = service
 
 
-def _flat(path: Any) -> Path:
-    """``((((), "messages"), 3), "content")`` (or an already flat path) as a flat tuple."""
-    parts: list[str | int] = []
-    while len(path) == 2 and isinstance(path[0], tuple):
-        path, key = path
-        parts.append(key)
-    return (*path, *reversed(parts))
-
-
-def _join(path: Any, flat: Path) -> Any:
-    for part in flat:
-        path = (path, part)
-    return path
-
-
-_TYPE_OF: dict[type, str] = {
-    str: "string", dict: "object", list: "array", int: "integer", bool: "boolean",
-    float: "number", type(None): "null", tuple: "array",
-}  # fmt: skip
+# The plain JSON types by exact Python type: one dict lookup on the hot path (subclasses
+# and other mappings / sequences take the slow path below).
+_FAST_TYPES: dict[type, str] = {
+    str: "string",
+    dict: "object",
+    list: "array",
+    int: "integer",
+    float: "number",
+    bool: "boolean",
+    type(None): "null",
+}
 
 
 def json_type(value: Any) -> str:
     """The JSON type name of a Python value (``bool`` is boolean, not integer)."""
-    kind = _TYPE_OF.get(type(value))
-    if kind is not None:
-        return kind
+    fast = _FAST_TYPES.get(type(value))
+    if fast is not None:
+        return fast
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -180,44 +182,29 @@ class Compiler:
         ]
         if unknown:
             raise ValueError(f"unsupported JSON Schema keyword(s) {unknown} in {schema!r}")
+        fused = self._plain_object(schema) or _string_choice(schema)
+        if fused is not None:
+            return fused
         checks: list[Check] = []
         if "type" in schema:
             items = self.resolve(schema.get("items"))
             of = items.get("type") if isinstance(items, Mapping) else None
-            typed = _type_check(schema["type"], of if isinstance(of, str) else None)
-            checks.append(typed)
+            checks.append(
+                _type_check(
+                    schema["type"], of if isinstance(of, str) else None, _range_rule(schema)
+                )
+            )
         if "const" in schema:
             checks.append(_enum_check([schema["const"]]))
         if "enum" in schema:
             checks.append(_enum_check(list(schema["enum"])))
-        if (
-            len(checks) == 2
-            and schema.get("type") == "string"
-            and ("const" in schema) != ("enum" in schema)
-        ):
-            # A string with a fixed set of values: one membership test covers the type too.
-            allowed = frozenset([schema["const"]] if "const" in schema else schema["enum"])
-            if all(isinstance(v, str) for v in allowed):
-                slow = _all(checks)
-
-                def choice(value: Any, path: Path) -> None:
-                    if type(value) is str and value in allowed:
-                        return
-                    slow(value, path)
-
-                checks = [choice]
         checks.extend(self._string(schema))
         checks.extend(_number(schema))
         checks.extend(self._array(schema))
         # A refused shape is named before its members are checked one by one.
         if "not" in schema:
             checks.append(self._not(schema["not"]))
-        fields = self._object(schema)
-        if fields and schema.get("type") == "object" and checks == [typed]:
-            # The object check tests the type itself: one call per object, not two.
-            checks = [self._object(schema, typed=typed)[0], *fields[1:]]
-        else:
-            checks.extend(fields)
+        checks.extend(self._object(schema))
         for key in ("oneOf", "anyOf"):
             if key in schema:
                 checks.append(self._union(schema[key], exactly_one=key == "oneOf"))
@@ -227,9 +214,56 @@ class Compiler:
             checks.append(self._if(schema))
         check = _all(checks)
         message = schema.get("x-kimi-error")
-        if message is not None:
-            check = _with_message(check, str(message))
+        service = schema.get("x-kimi-service-error")
+        if message is not None or service is not None:
+            check = _with_message(
+                check,
+                None if message is None else str(message),
+                None if service is None else str(service),
+            )
         return check
+
+    def _plain_object(self, schema: Mapping[str, Any]) -> Check | None:
+        """One function for the commonest node, an object with only properties, required
+        and additionalProperties: the same checks in the same order as the general path
+        (type, required with the tag first, members), without a call per keyword."""
+        plain = {"type", "properties", "required", "additionalProperties"}
+        if schema.get("type") != "object" or any(
+            k not in plain and k not in _ANNOTATIONS for k in schema
+        ):
+            return None
+        tags = {
+            k: self.compile(v)
+            for k, v in schema.get("properties", {}).items()
+            if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
+        }
+        required = tuple(schema.get("required", ()))
+        compiled = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
+        order = [*tags, *(k for k in compiled if k not in tags)]
+        props = tuple((k, compiled[k]) for k in order if compiled[k] is not _accept)
+        extra = schema.get("additionalProperties", True)
+        extra_check = None if extra is True else self.compile(extra)
+        known = frozenset(schema.get("properties", {}))
+        shown = "must be an object"
+
+        def plain_object(value: Any, path: Path) -> None:
+            if type(value) is not dict and not isinstance(value, Mapping):
+                raise Violation(path, value, shown, expected=("object",))
+            for key in required:
+                if key not in value:
+                    for tag, check in tags.items():
+                        if tag in value:
+                            check(value[tag], (*path, tag))
+                    raise Violation((*path, key), None, "is required")
+            for key, check in props:
+                if key in value:
+                    check(value[key], (*path, key))
+            if extra_check is not None:
+                for key in value:
+                    if key not in known:
+                        extra_check(value[key], (*path, key))
+
+        return plain_object
 
     def _string(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
@@ -238,8 +272,14 @@ class Compiler:
             limit = int(schema["x-kimi-max-utf8-bytes"])
 
             def utf8(value: Any, path: Path) -> None:
-                if isinstance(value, str) and len(value) * 4 > limit:
-                    size = len(value.encode("utf-8", "surrogatepass"))
+                if isinstance(value, str):
+                    try:
+                        size = len(value.encode("utf-8"))
+                    except UnicodeEncodeError:
+                        # Half a surrogate pair has no UTF-8 form, so no size to check.
+                        raise Violation(
+                            path, value, "contains a lone surrogate, which UTF-8 cannot encode"
+                        ) from None
                     if size > limit:
                         raise Violation(path, value, f"at most {limit} UTF-8 bytes (got {size})")
 
@@ -294,9 +334,9 @@ class Compiler:
             if item is not _accept:
 
                 def items(value: Any, path: Path) -> None:
-                    if isinstance(value, list | tuple):
+                    if type(value) is list or isinstance(value, list | tuple):
                         for i, v in enumerate(value):
-                            item(v, (path, i))
+                            item(v, (*path, i))
 
                 out.append(items)
         if "contains" in schema:
@@ -306,7 +346,7 @@ class Compiler:
                 if isinstance(value, list | tuple):
                     for i, v in enumerate(value):
                         try:
-                            wanted(v, (path, i))
+                            wanted(v, (*path, i))
                         except Violation:
                             continue
                         return
@@ -315,61 +355,44 @@ class Compiler:
             out.append(contains)
         if "x-kimi-unique-by" in schema:
             keys = str(schema["x-kimi-unique-by"]).split(".")
+            said = schema.get("x-kimi-unique-error")
+            unique_service = None if said is None else str(said)
 
             def unique(value: Any, path: Path) -> None:
                 if not isinstance(value, list | tuple):
                     return
                 seen: set[Any] = set()
                 for i, v in enumerate(value):
-                    at: Path = (path, i)
+                    at: Path = (*path, i)
                     for key in keys:
                         if not isinstance(v, Mapping) or key not in v:
                             break
-                        v, at = v[key], (at, key)
+                        v, at = v[key], (*at, key)
                     else:
                         if isinstance(v, str):
                             if v in seen:
                                 raise Violation(
-                                    at, v, "must be unique (the service rejects duplicates)"
+                                    at,
+                                    v,
+                                    "must be unique (the service rejects duplicates)",
+                                    service=unique_service,
                                 )
                             seen.add(v)
 
             out.append(unique)
         return out
 
-    def _object(self, schema: Mapping[str, Any], typed: Check | None = None) -> list[Check]:
+    def _object(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
-        required = tuple(schema.get("required", ()))
-        props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
-        # (key, check, types that need no call): a plain ``type: string`` field costs a
-        # set lookup, not a function call.
-        members = tuple(
-            (k, v, _EXACT.get(v, frozenset())) for k, v in props.items() if v is not _accept
-        )
-        extra = schema.get("additionalProperties", True)
-        extra_check = None if extra is True else self.compile(extra)
-        known = frozenset(schema.get("properties", {}))
-        if required or members or extra_check is not None:
-            # One function per object schema: this is the hot path of a long history.
-            def fields(value: Any, path: Path) -> None:
-                if type(value) is not dict and not isinstance(value, Mapping):
-                    if typed is not None:
-                        typed(value, path)
-                    return
-                for key in required:
-                    if key not in value:
-                        raise Violation((path, key), None, "is required")
-                for key, check, exact in members:
-                    if key in value:
-                        v = value[key]
-                        if type(v) not in exact:
-                            check(v, (path, key))
-                if extra_check is not None:
-                    for key in value:
-                        if key not in known:
-                            extra_check(value[key], (path, key))
-
-            out.append(fields)
+        # A wrong tag (``type``/``role`` constant) is named before any field it would need:
+        # checked only once a field is found missing, so a valid value pays nothing.
+        tags = {
+            k: self.compile(v)
+            for k, v in schema.get("properties", {}).items()
+            if isinstance(self.resolve(v), Mapping) and "const" in self.resolve(v)
+        }
+        # Before the required fields: a field that says what the object is (a custom
+        # tool's optional ``type``) is named first.
         deps = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
         if deps:
 
@@ -381,9 +404,45 @@ class Compiler:
                                 check(value, path)
                             except Violation as exc:
                                 # Name the field that brings the requirement.
-                                raise Violation((path, key), value[key], exc.rule) from None
+                                raise Violation(
+                                    (*path, key), value[key], exc.rule, service=exc.service
+                                ) from None
 
             out.append(dependent)
+        required = tuple(schema.get("required", ()))
+        if required:
+
+            def need(value: Any, path: Path) -> None:
+                if type(value) is dict or isinstance(value, Mapping):
+                    for key in required:
+                        if key not in value:
+                            for tag, check in tags.items():
+                                if tag in value:
+                                    check(value[tag], (*path, tag))
+                            raise Violation((*path, key), None, "is required")
+
+            out.append(need)
+        props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
+        # Tags first here too (a dict keeps this order).
+        props = {k: props[k] for k in [*tags, *(k for k in props if k not in tags)]}
+        props = {k: v for k, v in props.items() if v is not _accept}
+        extra = schema.get("additionalProperties", True)
+        extra_check = None if extra is True else self.compile(extra)
+        known = frozenset(schema.get("properties", {}))
+        if props or extra_check is not None:
+
+            def members(value: Any, path: Path) -> None:
+                if type(value) is not dict and not isinstance(value, Mapping):
+                    return
+                for key, check in props.items():
+                    if key in value:
+                        check(value[key], (*path, key))
+                if extra_check is not None:
+                    for key in value:
+                        if key not in known:
+                            extra_check(value[key], (*path, key))
+
+            out.append(members)
         if schema.get("x-kimi-typed-properties"):
             out.append(_typed_properties)
         return out
@@ -399,95 +458,123 @@ class Compiler:
                 untyped.append(i)
             for kind in [kinds] if isinstance(kinds, str) else kinds or []:
                 by_type.setdefault(kind, []).append(i)
+        shown_types = " or ".join(_TYPE_NAMES.get(k, k) for k in by_type)
+        kinds_shown = tuple(by_type)
         if "number" in by_type:
             by_type.setdefault("integer", []).extend(by_type["number"])
-        shown_types = " or ".join(_TYPE_NAMES.get(k, k) for k in by_type)
         dispatch = _discriminator(resolved, self)
+        tags = [_tag(m, self) for m in resolved]
+        needs = [tuple(m.get("required", ())) if isinstance(m, Mapping) else () for m in resolved]
 
-        def among(candidates: list[int]) -> Check:
-            """The check for values that only ``candidates`` may match."""
-            if len(candidates) == 1:
-                return checks[candidates[0]]
-            picked = [checks[i] for i in candidates]
+        def rank(i: int, value: Mapping[str, Any]) -> int:
+            """2: the member's tag matches; 1: it has no tag; 0: it cannot match."""
+            tag = tags[i]
+            if tag is None:
+                return 1
+            key, allowed, required = tag
+            if key not in value:
+                return 0 if required else 1
+            tag_value = value[key]
+            return 2 if isinstance(tag_value, str) and tag_value in allowed else 0
 
-            def generic(value: Any, path: Path) -> None:
-                passed = 0
-                best: Violation | None = None
-                for check in picked:
-                    try:
-                        check(value, path)
-                    except Violation as exc:
-                        if best is None or len(exc.path) > len(best.path):
-                            best = exc
-                    else:
-                        passed += 1
-                        if not exactly_one:
-                            return
-                if passed == 0:
-                    assert best is not None
-                    raise best
-                if passed > 1:
-                    raise Violation(
-                        path, value, "matches more than one shape (the spec is ambiguous)"
-                    )
-
-            return generic
-
-        handlers: dict[str, Check] = {}
-        for kind in ("string", "integer", "number", "boolean", "object", "array", "null"):
-            candidates = by_type.get(kind, []) + untyped
-            if not candidates:
-                continue
-            if kind == "object" and len(candidates) > 1 and dispatch is not None:
-                handlers[kind] = dispatch(candidates, among)
-            else:
-                handlers[kind] = among(candidates)
-
-        by_python_type = {t: handlers[k] for t, k in _TYPE_OF.items() if k in handlers}
-        tags = _TAGS.get(handlers.get("object"))  # type: ignore[arg-type]
-        tag_key, by_tag = tags if tags is not None else ("", {})
+        by_kind = {kind: [*found, *untyped] for kind, found in by_type.items()}
 
         def union(value: Any, path: Path) -> None:
-            if by_tag and type(value) is dict:
-                # A tagged object (a block, an item, a message): straight to its member.
-                tag = value.get(tag_key)
-                check = by_tag.get(tag) if type(tag) is str else None
-                if check is not None:
-                    check(value, path)
-                    return
-            handler = by_python_type.get(type(value)) or handlers.get(json_type(value))
-            if handler is None:
-                raise Violation(path, value, f"must be {shown_types}")
-            handler(value, path)
+            candidates = by_kind.get(json_type(value), untyped)
+            if not candidates:
+                raise Violation(path, value, f"must be {shown_types}", expected=kinds_shown)
+            if (
+                len(candidates) > 1
+                and dispatch is not None
+                and (type(value) is dict or isinstance(value, Mapping))
+            ):
+                candidates = dispatch(value, path, candidates)
+            if len(candidates) == 1:
+                checks[candidates[0]](value, path)
+                return
+            ranks = dict.fromkeys(candidates, 1)
+            if isinstance(value, Mapping):
+                ranks = {i: rank(i, value) for i in candidates}
+                if any(ranks.values()):
+                    # A member whose tag cannot match fails anyway: skip it.
+                    candidates = [i for i in candidates if ranks[i]]
+            passed = 0
+            best: Violation | None = None
+            best_score: tuple[int, int, int] = (-1, -1, -1)
+            for i in candidates:
+                try:
+                    checks[i](value, path)
+                except Violation as exc:
+                    # Report the failure of the most plausible member: its tag matched,
+                    # then it has all its required fields, then it got furthest.
+                    complete = isinstance(value, Mapping) and all(k in value for k in needs[i])
+                    score = (ranks[i], int(complete), len(exc.path))
+                    if best is None or score > best_score:
+                        best, best_score = exc, score
+                else:
+                    passed += 1
+                    if not exactly_one:
+                        return
+            if passed == 0:
+                assert best is not None
+                raise best
+            if passed > 1:
+                raise Violation(path, value, "matches more than one shape (the spec is ambiguous)")
 
         return union
 
     def _not(self, sub: Any) -> Check:
         inner = self.compile(sub)
         sub = self.resolve(sub)
-        if isinstance(sub, Mapping) and "x-kimi-error" in sub:
-            rule = str(sub["x-kimi-error"])
-        elif isinstance(sub, Mapping) and set(sub) == {"required"} and len(sub["required"]) == 1:
-            (key,) = sub["required"]
+        if not isinstance(sub, Mapping):
+            sub = {}
+        custom = sub.get("x-kimi-error")
+        service = sub.get("x-kimi-service-error")
+        service = None if service is None else str(service)
+        shape = set(sub) - {"x-kimi-error", "x-kimi-service-error", "description"}
+        keys = tuple(sub.get("required", ()))
+        props = sub.get("properties", {})
+        if shape == {"required"} and len(keys) == 1 and custom is None:
+            (key,) = keys
 
             def forbidden(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and key in value:
-                    raise Violation((path, key), value[key], "is not allowed here")
+                    raise Violation(
+                        (*path, key), value[key], "is not allowed here", service=service
+                    )
 
             return forbidden
-        elif isinstance(sub, Mapping) and set(sub) == {"required"}:
-            names = " and ".join(sub["required"])
-            rule = f"set {names}, not all of them"
-        if isinstance(sub, Mapping) and set(sub) - {"x-kimi-error"} == {"required"}:
-            first = sub["required"][0]
-            keys = tuple(sub["required"])
+        if shape == {"required"}:
+            rule = (
+                str(custom) if custom is not None else f"set {' and '.join(keys)}, not all of them"
+            )
+            first = keys[0]
 
             def exclusive(value: Any, path: Path) -> None:
                 if isinstance(value, Mapping) and all(k in value for k in keys):
-                    raise Violation((path, first), value[first], rule)
+                    raise Violation((*path, first), value[first], rule, service=service)
 
             return exclusive
-        elif isinstance(sub, Mapping) and "enum" in sub and set(sub) <= {"enum", "type"}:
+        if shape == {"required", "properties"} and len(keys) == 1 and set(props) == set(keys):
+            # A refused value of one field (``{"type": "tool"}``): name that field.
+            (key,) = keys
+            shown = self.resolve(props[key])
+            listed = shown.get("enum", [shown.get("const")]) if isinstance(shown, Mapping) else []
+            rule = str(custom) if custom is not None else f"must not be {_show(listed)}"
+
+            def refused(value: Any, path: Path) -> None:
+                if not isinstance(value, Mapping):
+                    return  # not an object: the node's type check says so
+                try:
+                    inner(value, path)
+                except Violation:
+                    return
+                raise Violation((*path, key), value.get(key), rule, service=service)
+
+            return refused
+        if custom is not None:
+            rule = str(custom)
+        elif "enum" in sub and shape <= {"enum", "type"}:
             rule = f"must not be {_show(sub['enum'])}"
         else:
             rule = "is not allowed here"
@@ -497,16 +584,18 @@ class Compiler:
                 inner(value, path)
             except Violation:
                 return
-            raise Violation(path, value, rule)
+            raise Violation(path, value, rule, service=service)
 
         return negate
 
     def _if(self, schema: Mapping[str, Any]) -> Check:
-        cond = self.compile(schema["if"])
+        cond = _tag_test(self.resolve(schema["if"])) or self.compile(schema["if"])
         then = self.compile(schema.get("then", True))
         other = self.compile(schema.get("else", True))
 
         cause = self.resolve(schema["if"]).get("required", [None])[0]
+        # A whole-node rule (``x-kimi-error`` on ``then``) is about the field that brought it.
+        whole = isinstance(schema.get("then"), Mapping) and "x-kimi-error" in schema["then"]
 
         def conditional(value: Any, path: Path) -> None:
             try:
@@ -519,8 +608,12 @@ class Compiler:
             except Violation as exc:
                 if cause is None or not isinstance(value, Mapping):
                     raise
+                if not whole and exc.path != path:
+                    raise  # a deeper field broke its own rule: name that field
                 # Name the field whose value brought the requirement (``tool_choice``).
-                raise Violation((path, cause), value[cause], exc.rule) from None
+                raise Violation(
+                    (*path, cause), value[cause], exc.rule, service=exc.service
+                ) from None
 
         return conditional
 
@@ -531,7 +624,7 @@ _KEYWORDS = frozenset(
         "exclusiveMinimum", "exclusiveMaximum", "items", "minItems", "maxItems", "required",
         "properties", "additionalProperties", "dependentSchemas", "oneOf", "anyOf", "allOf",
         "not", "if", "then", "else", "contains", "x-kimi-max-utf8-bytes", "x-kimi-unique-by",
-        "x-kimi-typed-properties", "x-kimi-error",
+        "x-kimi-typed-properties", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
     }
 )  # fmt: skip
 
@@ -550,6 +643,14 @@ def _all(checks: list[Check]) -> Check:
         return _accept
     if len(checks) == 1:
         return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+
+        def both(value: Any, path: Path) -> None:
+            first(value, path)
+            second(value, path)
+
+        return both
     frozen = tuple(checks)
 
     def every(value: Any, path: Path) -> None:
@@ -559,41 +660,81 @@ def _all(checks: list[Check]) -> Check:
     return every
 
 
-def _with_message(check: Check, message: str) -> Check:
+def _with_message(check: Check, message: str | None, service: str | None) -> Check:
     def reworded(value: Any, path: Path) -> None:
         try:
             check(value, path)
         except Violation as exc:
-            raise Violation(exc.path, exc.value, message) from None
+            raise Violation(
+                exc.path,
+                exc.value,
+                exc.rule if message is None else message,
+                # A reworded rule is no longer a bare type mismatch.
+                expected=exc.expected if message is None else None,
+                service=service or exc.service,
+            ) from None
 
     return reworded
 
 
-def _type_check(kinds: Any, item_kind: str | None = None) -> Check:
+def _type_check(kinds: Any, item_kind: str | None = None, rule: str = "") -> Check:
     allowed = (kinds,) if isinstance(kinds, str) else tuple(kinds)
     names = dict(_TYPE_NAMES)
     if item_kind is not None:
         names["array"] = f"a list of {item_kind}s"
-    shown = " or ".join(names[k] for k in allowed)
-    # The exact Python types of each JSON type: one set lookup on the hot path.
-    exact = frozenset(
-        t for t, k in _TYPE_OF.items() if k in allowed or (k == "integer" and "number" in allowed)
+    shown = rule or "must be " + " or ".join(names[k] for k in allowed)
+    # A ranged number names its range even when the type is wrong ("1..1048576", not "an
+    # integer"): the range is what the caller needs to know.
+    expected = None if rule else allowed
+    # The exact Python types that pass, for a one-lookup check; others take the full test.
+    fast = frozenset(
+        t
+        for t, k in _FAST_TYPES.items()
+        if k in allowed or (k == "integer" and "number" in allowed)
     )
 
     def typed(value: Any, path: Path) -> None:
-        if type(value) in exact:
+        if type(value) in fast:
             return
         for kind in allowed:
             if _is(value, kind):
                 return
-        raise Violation(path, value, f"must be {shown}")
+        raise Violation(path, value, shown, expected=expected)
 
-    _EXACT[typed] = exact
     return typed
 
 
-# Pure type checks and the Python types that pass them, so a caller can skip the call.
-_EXACT: dict[Check, frozenset[type]] = {}
+def _string_choice(schema: Mapping[str, Any]) -> Check | None:
+    """One function for ``{type: string, const|enum: [strings]}`` (tags, enums): the type
+    check then the choice, as the general path does them."""
+    if schema.get("type") != "string" or any(
+        k not in ("type", "const", "enum") and k not in _ANNOTATIONS for k in schema
+    ):
+        return None
+    if "const" in schema and "enum" in schema:
+        return None
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not values or not all(isinstance(v, str) for v in values):
+        return None
+    typed, choice = _type_check("string"), _enum_check(list(values))
+    allowed = frozenset(values)
+
+    def string_choice(value: Any, path: Path) -> None:
+        if type(value) is str and value in allowed:
+            return
+        typed(value, path)
+        choice(value, path)
+
+    return string_choice
+
+
+def _range_rule(schema: Mapping[str, Any]) -> str:
+    """``must be an integer between 1 and 1048576`` for a node with both bounds, else ``""``."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is None or high is None or low == high:
+        return ""
+    kind = "an integer" if schema.get("type") == "integer" else "a number"
+    return f"must be {kind} between {low} and {high}"
 
 
 def _enum_check(values: list[Any]) -> Check:
@@ -626,13 +767,7 @@ def _number(schema: Mapping[str, Any]) -> list[Check]:
     if not bounds:
         return []
     low, high = schema.get("minimum"), schema.get("maximum")
-    kind = "an integer" if schema.get("type") == "integer" else "a number"
-    if low is not None and low == high:
-        rule = f"must be {low}"
-    elif low is not None and high is not None:
-        rule = f"must be {kind} between {low} and {high}"
-    else:
-        rule = ""
+    rule = f"must be {low}" if low is not None and low == high else _range_rule(schema)
 
     def number(value: Any, path: Path) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -659,12 +794,9 @@ def _number(schema: Mapping[str, Any]) -> list[Check]:
     return [number]
 
 
-Among = Callable[[list[int]], Check]
-
-
 def _discriminator(
     members: list[Any], compiler: Compiler
-) -> Callable[[list[int], Among], Check] | None:
+) -> Callable[[Mapping[str, Any], Path, list[int]], list[int]] | None:
     """Tell object members apart by a property that is a ``const`` in each (``type``, ``role``)."""
     objects = [m for m in members if isinstance(m, Mapping) and m.get("type") == "object"]
     if len(objects) < 2:
@@ -686,44 +818,69 @@ def _discriminator(
             if key not in m.get("required", ()):
                 absent.append(i)
         else:
-            return _make_dispatch(key, table, absent)
+            known = sorted(str(v) for v in table)
+            return _make_dispatch(key, table, absent, known)
+    return None
+
+
+def _tag_test(schema: Any) -> Check | None:
+    """A fast check for the common ``if``: ``{required: [k], properties: {k: {const: "v"}}}``."""
+    if not isinstance(schema, Mapping) or set(schema) != {"required", "properties"}:
+        return None
+    required, props = schema["required"], schema["properties"]
+    if not (isinstance(required, list) and len(required) == 1 and set(props) == set(required)):
+        return None
+    (key,) = required
+    prop = props[key]
+    if not (
+        isinstance(prop, Mapping) and set(prop) == {"const"} and isinstance(prop["const"], str)
+    ):
+        return None
+    wanted = prop["const"]
+
+    def tag_is(value: Any, path: Path) -> None:
+        if not (isinstance(value, Mapping) and value.get(key) == wanted):
+            raise Violation(path, value, f"{key} is not {wanted}")
+
+    return tag_is
+
+
+def _tag(member: Any, compiler: Compiler) -> tuple[str, frozenset[Any], bool] | None:
+    """The member's tag: a ``type`` (or ``role``) property with a ``const`` or string enum."""
+    if not isinstance(member, Mapping) or member.get("type") != "object":
+        return None
+    for key in ("type", "role"):
+        prop = compiler.resolve(member.get("properties", {}).get(key))
+        if not isinstance(prop, Mapping):
+            continue
+        values = [prop["const"]] if "const" in prop else prop.get("enum")
+        if values and all(isinstance(v, str) for v in values):
+            return key, frozenset(values), key in member.get("required", ())
     return None
 
 
 def _make_dispatch(
-    key: str, table: dict[Any, list[int]], absent: list[int]
-) -> Callable[[list[int], Among], Check]:
-    known = ", ".join(sorted(str(v) for v in table))
-    rule = f"must be one of {known}"
+    key: str, table: dict[Any, list[int]], absent: list[int], known: list[str]
+) -> Callable[[Mapping[str, Any], Path, list[int]], list[int]]:
+    rule = f"must be one of {', '.join(known)}"
+    # The filtered lists are the same for every value of one union: keep them.
+    memo: dict[tuple[int, Any], list[int]] = {}
 
-    def build(candidates: list[int], among: Among) -> Check:
-        by_tag = {
-            tag: among(hit)
-            for tag, members in table.items()
-            if (hit := [i for i in candidates if i in members])
-        }
-        when_absent = among([i for i in candidates if i in absent]) if absent else None
+    def dispatch(value: Mapping[str, Any], path: Path, candidates: list[int]) -> list[int]:
+        if key not in value:
+            if absent:
+                return [i for i in candidates if i in absent]
+            raise Violation((*path, key), None, f"is required ({', '.join(known)})")
+        tag = value[key]
+        hit = table.get(tag) if isinstance(tag, str) else None
+        if not hit:
+            raise Violation((*path, key), tag, rule)
+        found = memo.get((id(candidates), tag))
+        if found is None:
+            found = memo[(id(candidates), tag)] = [i for i in candidates if i in hit]
+        return found
 
-        def dispatch(value: Any, path: Path) -> None:
-            if key not in value:
-                if when_absent is None:
-                    raise Violation((path, key), None, f"is required ({known})")
-                when_absent(value, path)
-                return
-            tag = value[key]
-            check = by_tag.get(tag) if isinstance(tag, str) else None
-            if check is None:
-                raise Violation((path, key), tag, rule)
-            check(value, path)
-
-        _TAGS[dispatch] = (key, {t: c for t, c in by_tag.items() if isinstance(t, str)})
-        return dispatch
-
-    return build
-
-
-# The tag table of each discriminating dispatch, so a union can look its member up inline.
-_TAGS: dict[Check, tuple[str, dict[str, Check]]] = {}
+    return dispatch
 
 
 def _typed_properties(value: Any, path: Path) -> None:
@@ -740,9 +897,7 @@ def _typed_properties(value: Any, path: Path) -> None:
                     k in sub for k in ("type", "anyOf", "oneOf", "allOf", "$ref")
                 ):
                     dotted = ".".join(str(p) for p in at)
-                    raise Violation(
-                        _join(path, at), sub, f"At path '{dotted}': type is not defined"
-                    )
+                    raise Violation((*path, *at), sub, f"At path '{dotted}': type is not defined")
                 walk(sub, at)
         items = schema.get("items")
         if isinstance(items, Mapping):

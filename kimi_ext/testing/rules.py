@@ -19,7 +19,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._contract import Contract, Violation, contract, format_path
+from .._contract import Contract, Violation, contract, format_path, json_type
+
+_KIND_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "object": "an object",
+    "array": "an array",
+    "null": "null",
+}
 
 
 class ServiceError(Exception):
@@ -102,9 +112,26 @@ class Checker:
     def violation(self, exc: Violation) -> ServiceError:
         """A broken contract rule, worded as this family's service words it."""
         path = self.path(*exc.path)
+        if exc.service is not None:
+            # The service's own sentence, as the spec records it (x-kimi-service-error).
+            text = exc.service.format(path=path, value=exc.value)
+            return self.plain(text, param=path)
         if exc.rule == "is required":
             return self.missing(path)
+        if exc.expected is not None:
+            return self.wrong_type(path, exc.value, exc.expected)
         return self.bad(path, exc.rule)
+
+    def wrong_type(self, path: str, value: Any, expected: tuple[str, ...]) -> ServiceError:
+        """A value of the wrong JSON type, in each family's words."""
+        names = " or ".join(_KIND_NAMES.get(k, k) for k in expected)
+        if self.style == "anthropic":
+            return ServiceError(400, f"{path}: Input should be {names}")
+        return ServiceError(
+            400,
+            f"Invalid type for '{path}': expected {names}, but got {json_type(value)} instead.",
+            param=path,
+        )
 
     def top_level(
         self, rules: Contract, body: Mapping[str, Any], *, strict: bool

@@ -53,7 +53,7 @@ def test_chat_add_keeps_the_turn_and_leaves_out_null_content() -> None:
     assert history.system == "Be brief."
 
 
-def test_chat_add_keeps_empty_reasoning_and_leaves_out_empty_tool_call_content() -> None:
+def test_chat_add_keeps_empty_reasoning_and_leaves_empty_content_out() -> None:
     message = {
         "role": "assistant",
         "content": "",
@@ -70,9 +70,10 @@ def test_chat_add_keeps_empty_reasoning_and_leaves_out_empty_tool_call_content()
     history = ChatHistory()
     history.add_user("go")
     history.add(ChatCompletion(chat_reply(message)))
-    # reasoning "" stays "", unknown fields are kept; content "" in a tool-call turn is
-    # left out (the service refuses it: "text content is empty")
+    # Empty reasoning stays "" and unknown fields are kept; the empty text of a tool-call
+    # turn is left out, as the service refuses it ("text content is empty").
     assert history[1] == {k: v for k, v in message.items() if k != "content"}
+    assert history[1]["reasoning_content"] == ""
     history.add_tool_result("functions.f:0", "done")
     history.validate()
 

@@ -23,6 +23,8 @@ from kimi_ext.building import CHAT, MESSAGES, RESPONSES, prepare
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 text = st.text(max_size=40)
+# Visible text the service accepts: it refuses empty (and, on Messages, blank) text.
+words = st.text(min_size=1, max_size=40).filter(lambda t: t.strip() != "")
 json_scalar = st.one_of(
     st.none(),
     st.booleans(),
@@ -41,7 +43,7 @@ json_object = st.dictionaries(st.text(max_size=8), json_value, max_size=4)
 names = st.sampled_from(["get_weather", "get_time", "search_docs", "f"])
 models = st.sampled_from(["kimi-k3.1-pro", "kimi-k3.1-pro-highspeed", "kimi-k3"])
 tool_content = st.one_of(
-    text, json_object, st.lists(st.builds(lambda t: {"type": "text", "text": t}, text), max_size=2)
+    text, json_object, st.lists(st.builds(lambda t: {"type": "text", "text": t}, words), max_size=2)
 )
 
 
@@ -67,9 +69,9 @@ def turns(draw: Any) -> list[dict[str, Any]]:
             {
                 "user": draw(
                     st.one_of(
-                        text,
+                        words,
                         st.lists(
-                            st.builds(lambda t: {"type": "text", "text": t}, text),
+                            st.builds(lambda t: {"type": "text", "text": t}, words),
                             min_size=1,
                             max_size=2,
                         ),
@@ -77,7 +79,8 @@ def turns(draw: Any) -> list[dict[str, Any]]:
                 ),
                 "model": draw(models),
                 "reasoning": draw(text),
-                "text": draw(st.one_of(st.none(), text)),
+                # "" is what a tool-call turn without visible text may carry.
+                "text": draw(st.one_of(st.none(), st.just(""), words)),
                 "calls": calls,
                 "results": [(draw(tool_content), draw(st.booleans())) for _ in calls],
                 "extra": draw(
@@ -119,9 +122,11 @@ def test_chat_conversations_round_trip(script: list[dict[str, Any]]) -> None:
     for turn in script:
         history.add_user(turn["user"])
         expected.append({"role": "user", "content": turn["user"]})
+        # A turn without tool calls always has visible text (or the service refuses it).
+        answer = turn["text"] if turn["calls"] or turn["text"] else "Done."
         message: dict[str, Any] = {
             "role": "assistant",
-            "content": turn["text"],
+            "content": answer,
             "reasoning_content": turn["reasoning"],
         }
         if turn["calls"]:
@@ -203,10 +208,11 @@ def test_messages_conversations_round_trip(script: list[dict[str, Any]], web: bo
                     ],
                 }
             )
-        if turn["text"] is not None:
+        if turn["text"]:
             content.append({"type": "text", "text": turn["text"]})
         if turn["extra"]:
-            content.append({"type": "future_block", **turn["extra"]})
+            # Unknown fields on a block are kept (an unknown block type is refused on send).
+            content.append({"type": "text", "text": "More.", **turn["extra"]})
         content += [
             {"type": "tool_use", "id": i, "name": nm, "input": a} for i, nm, a in turn["calls"]
         ]
@@ -235,8 +241,11 @@ def test_responses_conversations_round_trip(script: list[dict[str, Any]]) -> Non
     history = ResponsesHistory(instructions="be brief")
     expected: list[dict[str, Any]] = []
     for n, turn in enumerate(script):
-        history.add_user(turn["user"])
-        expected.append({"role": "user", "content": turn["user"]})
+        user = turn["user"]
+        if isinstance(user, list):  # Responses names its text parts input_text
+            user = [{**part, "type": "input_text"} for part in user]
+        history.add_user(user)
+        expected.append({"role": "user", "content": user})
         output: list[dict[str, Any]] = [
             {
                 "type": "reasoning",
@@ -295,6 +304,8 @@ def test_responses_conversations_round_trip(script: list[dict[str, Any]]) -> Non
         for (call_id, _, _), (value, _), kind in zip(
             turn["calls"], turn["results"], kinds, strict=True
         ):
+            if isinstance(value, list):  # Responses names its text parts input_text
+                value = [{**part, "type": "input_text"} for part in value]
             history.add_tool_result(call_id, value)
             expected.append({"type": kind, "call_id": call_id, "output": content_of(value)})
     check_round_trip(history, expected, RESPONSES, "input")

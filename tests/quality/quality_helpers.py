@@ -221,7 +221,9 @@ CATCH_ALL_LISTS: dict[str, dict[str, tuple[str, ...]]] = {
         "content": ("message", "reasoning"),
         "summary": ("reasoning",),
         "annotations": ("output_text",),
-        "tools": ("response", "namespace"),
+        # A namespace holds function tools only (a closed list, as the request needs): an
+        # echoed namespace with another member is kept whole, verbatim, as UnknownTool.
+        "tools": ("response",),
     },
     "chat": {"tool_calls": ("chat_message",)},
 }

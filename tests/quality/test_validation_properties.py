@@ -50,7 +50,8 @@ EFFORTS = sorted(LEVELS) + sorted(ALIASES)
 
 # ------------------------------------------------------------------ valid requests
 
-texts = st.text(min_size=1, max_size=20)
+# Non-blank: the service refuses empty (and, on Messages, blank) text.
+texts = st.text(min_size=1, max_size=20).filter(lambda t: t.strip() != "")
 tool_names = st.from_regex(r"\A[a-zA-Z_][a-zA-Z0-9_-]{0,20}\Z")
 schemas = st.sampled_from(
     [
@@ -121,6 +122,9 @@ def valid_chat(draw: st.DrawFn) -> dict[str, Any]:
             )
         )
     draw(optional(params, "response_format", st.sampled_from(formats)))
+    if params.get("response_format") == {"type": "json_object"}:
+        # JSON mode needs a prompt that asks for JSON (a documented rule).
+        messages.insert(0, {"role": "system", "content": "Reply in JSON."})
     draw(
         optional(
             params, "prediction", st.builds(lambda t: {"type": "content", "content": t}, texts)
@@ -222,13 +226,12 @@ def valid_responses(draw: st.DrawFn) -> dict[str, Any]:
         text_formats.append({"format": {"type": "json_schema", "name": "a", "schema": {}}})
         draw(optional(params, "prompt_cache_options", st.sampled_from([{}, {"ttl": "1h"}])))
     draw(optional(params, "text", st.sampled_from(text_formats)))
-    names = draw(st.lists(tool_names, max_size=3, unique=True))
-    tools: list[dict[str, Any]] = []
-    for i, name in enumerate(names):
-        if i % 2:
-            tools.append({"type": "custom", "name": name, "format": {"type": "text"}})
-        else:
-            tools.append({"type": "function", "name": name, "parameters": draw(schemas)})
+    names = draw(st.lists(tool_names.filter(lambda n: n != "apply_patch"), max_size=3, unique=True))
+    tools: list[dict[str, Any]] = [
+        {"type": "function", "name": name, "parameters": draw(schemas)} for name in names
+    ]
+    if draw(st.booleans()):  # apply_patch is the one documented custom tool
+        tools.append({"type": "custom", "name": "apply_patch", "format": {"type": "text"}})
     if draw(st.booleans()):
         tools.append({"type": "web_search"})
     if tools:

@@ -21,6 +21,7 @@ from kimi_raw.messages.models import (
     CacheControl,
     CacheControlTtl,
     CacheCreationUsage,
+    CitationsDelta,
     ContentBlockDeltaEvent,
     ContentBlockStartEvent,
     ContentBlockStopEvent,
@@ -62,7 +63,6 @@ from kimi_raw.messages.models import (
     ToolUseBlock,
     ToolUseBlockInput,
     UnknownBlock,
-    UnknownDelta,
     UnknownEvent,
     UrlImageSource,
     WebSearchResult,
@@ -73,6 +73,9 @@ from kimi_raw.messages.models import (
 from kimi_raw.messages.types import UNSET
 from pytest_httpserver import HTTPServer
 from werkzeug import Request
+
+from kimi_ext import RequestValidationError
+from kimi_ext.validation import validate_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"
@@ -478,8 +481,10 @@ def test_constructors_and_from_dict_leave_documented_defaults_off_the_wire() -> 
 
 def test_request_only_enums_reject_unknown_values() -> None:
     base = load("request_ref_simple.json")
-    with pytest.raises(ValueError):
-        CreateMessageRequest.from_dict({**base, "model": "kimi-k9"})
+    # Any model id is accepted (the known ones are listed; others get the generic rules).
+    assert CreateMessageRequest.from_dict({**base, "model": "kimi-k9"}).to_dict()["model"] == (
+        "kimi-k9"
+    )
     with pytest.raises(ValueError):
         CreateMessageRequest.from_dict({**base, "output_config": {"effort": "ultra"}})
     with pytest.raises(ValueError):
@@ -492,16 +497,26 @@ def test_request_only_enums_reject_unknown_values() -> None:
         CreateMessageRequest.from_dict({**base, "messages": [{"role": "system", "content": "x"}]})
 
 
-def test_shared_block_union_keeps_unsupported_image_as_unknown_block() -> None:
-    # Content blocks are shared with responses, so the union is open: an image the request
-    # schema does not allow (BMP) is not rejected by from_dict but kept verbatim.
+def test_request_block_union_is_closed_to_an_unsupported_image() -> None:
+    # The request's block union is closed (no catch-all): an image the spec does not allow
+    # (BMP) is no block at all. from_dict leaves it as the plain data it was given, and the
+    # contract refuses it before anything is sent, naming the field.
     block = {
         "type": "image",
         "source": {"type": "base64", "media_type": "image/bmp", "data": "Qk0="},
     }
     msg = MessageParam.from_dict({"role": "user", "content": [block]})
-    assert isinstance(msg.content[0], UnknownBlock)
-    assert msg.to_dict() == {"role": "user", "content": [block]}
+    assert msg.content == [block]
+    assert not isinstance(msg.content[0], UnknownBlock | ImageBlock)
+    body = {
+        "model": "kimi-k3.1-pro",
+        "max_tokens": 8,
+        "messages": [{"role": "user", "content": [block]}],
+    }
+    with pytest.raises(RequestValidationError) as info:
+        validate_messages(body)
+    assert info.value.field == "messages[0].content[0].source.media_type"
+    assert "image/png" in str(info.value)
 
 
 def test_each_effort_value_and_model_is_accepted() -> None:
@@ -819,8 +834,9 @@ def test_unknown_stream_shapes_are_kept() -> None:
     assert unsigned.signature is UNSET
     assert isinstance(parsed[4].content_block, UnknownBlock)
     assert parsed[6].content_block.additional_properties == {"citations": []}
-    assert isinstance(parsed[7].delta, UnknownDelta)
-    assert parsed[7].delta.additional_properties == raw[7]["delta"]
+    # citations_delta is a known delta now (the client merges it): its citation is kept whole.
+    assert isinstance(parsed[7].delta, CitationsDelta)
+    assert parsed[7].delta.to_dict() == raw[7]["delta"]
     assert isinstance(parsed[8].delta, TextDelta)
     assert parsed[8].delta.additional_properties == {"logprob": -0.01}
     assert isinstance(parsed[10], UnknownEvent)
@@ -880,7 +896,11 @@ def test_spec_follows_the_design_rules() -> None:
     assert "UTF-8" in req["stop_sequences"]["description"]
     # Request defaults are documented on the referenced component schemas (where the
     # generator does not turn them into constructor defaults), never inline.
-    assert req["model"] == {"$ref": "#/components/schemas/CreateMessageRequestModel"}
+    # Any model id is accepted; the known ones are listed on the referenced enum.
+    assert req["model"]["anyOf"] == [
+        {"$ref": "#/components/schemas/CreateMessageRequestModel"},
+        {"type": "string"},
+    ]
     assert schemas["CreateMessageRequestModel"]["default"] == "kimi-k3.1-pro"
     assert req["stream"] == {"$ref": "#/components/schemas/StreamFlag"}
     assert schemas["StreamFlag"]["default"] is False
@@ -900,17 +920,26 @@ def test_spec_follows_the_design_rules() -> None:
     assert (schemas["FixedTemperature"]["default"], schemas["FixedTopP"]["default"]) == (1, 0.95)
     assert schemas["WebSearchTool"]["properties"]["max_uses"]["minimum"] == 1
 
+    # Response unions are open: anyOf ending in a catch-all that excludes the known types
+    # (so a value matches exactly one member). Request unions are closed.
     catch_alls = {
         "ContentBlock": "UnknownBlock",
-        "ToolResultContentBlock": "UnknownBlock",
         "ContentBlockDelta": "UnknownDelta",
         "MessageStreamEvent": "UnknownEvent",
     }
     for union, last in catch_alls.items():
-        members = schemas[union]["oneOf"]
+        members = schemas[union]["anyOf"]
         assert all(set(m) == {"$ref"} for m in members)
         assert members[-1]["$ref"] == f"#/components/schemas/{last}"
         assert schemas[last] == {**schemas[last], "type": "object", "additionalProperties": True}
+        known = {
+            schemas[m["$ref"].rsplit("/", 1)[-1]]["properties"]["type"]["const"]
+            for m in members[:-1]
+        }
+        assert set(schemas[last]["not"]["properties"]["type"]["enum"]) == known
+    for union in ("ContentBlockParam", "ToolResultContentBlock"):
+        members = schemas[union]["oneOf"]
+        assert all("Unknown" not in m["$ref"] for m in members)
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):

@@ -62,6 +62,9 @@ from kimi_raw.responses.api.responses import create_response
 from kimi_raw.responses.types import UNSET as RESPONSES_UNSET
 from pytest_httpserver import HTTPServer
 
+from kimi_ext import RequestValidationError
+from kimi_ext.validation import validate_responses
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("chat", "messages", "responses")
@@ -867,19 +870,26 @@ def test_unknown_and_type_less_input_items_parse_as_before() -> None:
         "input": [
             {"role": "user", "content": "hi"},
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "x"}]},
-            {"type": "item_reference", "id": "msg_1"},
             {"type": "function_call_output", "call_id": "c", "output": "ok", "extra": 1},
         ],
-        "tools": [{"type": "file_search", "vector_store_ids": []}],
     }
     parsed = r.CreateResponseRequest.from_dict(body)
     assert isinstance(parsed.input_, list)
     kinds = [type(item).__name__ for item in parsed.input_]
-    assert kinds == ["InputMessage", "InputMessage", "UnknownItem", "FunctionCallOutputItem"]
+    assert kinds == ["InputMessage", "InputMessage", "FunctionCallOutputItem"]
     assert parsed.input_[0].type_ is RESPONSES_UNSET
-    assert isinstance(parsed.tools, list)
-    assert type(parsed.tools[0]).__name__ == "UnknownTool"
     assert parsed.to_dict() == body
+    # The request's item union is closed: an undocumented item type (item_reference: the
+    # endpoint is stateless) is refused before sending, naming its `type`.
+    reference = {**body, "input": [*body["input"], {"type": "item_reference", "id": "msg_1"}]}
+    with pytest.raises(RequestValidationError) as info:
+        validate_responses(reference)
+    assert info.value.field == "input[3].type"
+    # The request's tool union is closed: an undocumented tool type is refused.
+    with pytest.raises(ValueError, match="file_search"):
+        r.CreateResponseRequest.from_dict(
+            {**body, "tools": [{"type": "file_search", "vector_store_ids": []}]}
+        )
 
 
 # ------------------------------------------- a `role` with one allowed value is filled in

@@ -84,6 +84,9 @@ from kimi_raw.responses.models import (
 from kimi_raw.responses.types import UNSET
 from pytest_httpserver import HTTPServer
 
+from kimi_ext import RequestValidationError
+from kimi_ext.validation import validate_responses
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "responses"
 TOKEN = "sk-test-responses"
 
@@ -470,17 +473,19 @@ def test_request_items_and_tools_parse_to_their_own_classes() -> None:
     assert isinstance(plain.text.format_, TextFormatText)
 
 
-def test_other_custom_tools_pass_through_the_catch_all(httpserver: HTTPServer) -> None:
+def test_other_custom_tools_are_refused() -> None:
+    # Only apply_patch is documented as a custom tool; the request's tool union is closed.
     body = {
         "model": "kimi-k3.1-pro",
         "input": "Run it.",
         "tools": [{"type": "custom", "name": "run_sql", "description": "Run one SQL query."}],
     }
-    request = CreateResponseRequest.from_dict(body)
-    assert isinstance(request.tools, list)
-    assert isinstance(request.tools[0], UnknownTool)
-    _, wire = send(httpserver, request)
-    assert wire == body
+    with pytest.raises(ValueError, match="custom"):
+        CreateResponseRequest.from_dict(body)
+    with pytest.raises(RequestValidationError) as info:
+        validate_responses(body)
+    assert info.value.field == "tools[0].name"
+    assert "apply_patch" in str(info.value)
 
 
 def test_constructor_leaves_documented_defaults_off_the_wire(httpserver: HTTPServer) -> None:
@@ -677,7 +682,6 @@ def test_recorded_output_replays_verbatim(httpserver: HTTPServer) -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        {"model": "kimi-k4", "input": "x"},
         {"model": "kimi-k3.1-pro", "input": "x", "reasoning": {"effort": "extreme"}},
         {"model": "kimi-k3.1-pro", "input": "x", "include": ["file_search_call.results"]},
         {"model": "kimi-k3.1-pro", "input": "x", "prompt_cache_options": {"ttl": "24h"}},
@@ -689,6 +693,13 @@ def test_request_enums_reject_undocumented_values(body: dict[str, Any]) -> None:
     # A failed last union member raises TypeError; an enum mismatch raises ValueError.
     with pytest.raises((ValueError, TypeError)):
         CreateResponseRequest.from_dict(body)
+
+
+def test_any_model_id_is_accepted() -> None:
+    # The known models are listed; another id is sent with the generic rules only.
+    body = {"model": "kimi-k4", "input": "x", "reasoning": {"effort": "low"}}
+    assert CreateResponseRequest.from_dict(body).to_dict() == body
+    validate_responses(body)
 
 
 def test_create_response_kwargs_seam() -> None:

@@ -419,9 +419,10 @@ def test_structured_output(wire: Wire, standin: KimiStandIn, fmt: str) -> None:
 
 def test_chat_json_mode_default_reply(wire: Wire) -> None:
     text = answer_text(
-        "chat", wire.ok("chat", chat_body("hi", response_format={"type": "json_object"}))
+        "chat",
+        wire.ok("chat", chat_body("hi, reply in JSON", response_format={"type": "json_object"})),
     )
-    assert json.loads(text) == {"echo": "hi"}
+    assert json.loads(text) == {"echo": "hi, reply in JSON"}
 
 
 def test_example_for_schema() -> None:

@@ -54,7 +54,10 @@ def without(body: dict[str, Any], key: str) -> dict[str, Any]:
 def test_missing_or_wrong_key_is_401(wire: Wire, fmt: str, key: str | None) -> None:
     detail = wire.error(fmt, BODY[fmt](), 401, key=key)
     if fmt == "messages":
-        assert detail == {"type": "authentication_error", "message": "invalid x-api-key"}
+        assert detail == {
+            "type": "authentication_error",
+            "message": "invalid or missing API key: send it as `Authorization: Bearer <key>`",
+        }
     else:
         assert detail["type"] == "invalid_authentication_error"
         assert detail["code"] == "invalid_api_key"
@@ -75,6 +78,14 @@ def test_only_bearer_auth_counts(wire: Wire, headers: dict[str, str], status: in
         "/v1/messages", json=messages_body(), headers={"anthropic-version": "2023-06-01", **headers}
     )
     assert response.status_code == status
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_x_api_key_header_gets_an_accurate_401(wire: Wire, fmt: str) -> None:
+    detail = wire.error(fmt, BODY[fmt](), 401, key=None, headers={"x-api-key": "test-key"})
+    assert detail["message"] == (
+        "The x-api-key header is not accepted: send the key as `Authorization: Bearer <key>`"
+    )
 
 
 def test_the_configured_key_is_the_one_accepted() -> None:
@@ -133,12 +144,27 @@ def test_model_is_required_and_a_string(wire: Wire, fmt: str) -> None:
         ("messages", "top_k", "top_k: Extra inputs are not permitted"),
     ],
 )
-def test_unknown_top_level_fields_are_named(wire: Wire, fmt: str, field: str, message: str) -> None:
+def test_unknown_top_level_fields_are_named_when_strict(
+    wire: Wire, standin: KimiStandIn, fmt: str, field: str, message: str
+) -> None:
+    standin.strict_fields = True
     detail = wire.error(fmt, BODY[fmt](**{field: 1}))
     assert detail["message"] == message
     assert detail["type"] == "invalid_request_error"
     if fmt != "messages":
         assert detail["param"] == field
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_unknown_top_level_fields_are_discarded_and_recorded(
+    wire: Wire, standin: KimiStandIn, fmt: str
+) -> None:
+    # As the seedrouter document says: the service drops fields it does not know.
+    wire.ok(fmt, BODY[fmt](seed=7, user="u-1"))
+    (record,) = [r for r in standin.requests if r.path != "/v1/models"][-1:]
+    assert record.discarded == ["seed", "user"]
+    wire.ok(fmt, BODY[fmt]())
+    assert standin.requests[-1].discarded == []
 
 
 EFFORT = {
@@ -148,11 +174,40 @@ EFFORT = {
 }
 
 
+EFFORT_PATH = {
+    "chat": "reasoning_effort",
+    "messages": "output_config.effort",
+    "responses": "reasoning.effort",
+}
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("alias", ["medium", "xhigh", "minimal", "none", "MAX", 3])
-def test_effort_aliases_are_rejected(wire: Wire, fmt: str, alias: Any) -> None:
+@pytest.mark.parametrize("alias", ["MAX", "extreme", 3])
+def test_unknown_effort_values_are_rejected(wire: Wire, fmt: str, alias: Any) -> None:
     message = wire.error(fmt, EFFORT[fmt](alias))["message"]
-    assert "invalid" in message and "low, high, max" in message
+    assert message == (
+        f"invalid {EFFORT_PATH[fmt]}: {alias!r} is not supported, use one of low, high, max"
+    )
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize(
+    ("alias", "level"), [("medium", "high"), ("xhigh", "max"), ("minimal", "low"), ("none", "low")]
+)
+def test_effort_aliases_are_accepted_as_the_service_does(
+    wire: Wire, standin: KimiStandIn, fmt: str, alias: str, level: str
+) -> None:
+    wire.ok(fmt, EFFORT[fmt](alias))
+    # The alias is mapped to its level (the stand-in's RequestInfo, seen in the reply plan).
+    assert standin.requests[-1].json is not None
+    if fmt == "responses":
+        assert wire.ok(fmt, EFFORT[fmt](alias))["reasoning"]["effort"] == level
+    # kimi-k3 takes max only, after the mapping: xhigh is max, the others are not.
+    if level == "max":
+        wire.ok(fmt, EFFORT[fmt](alias, model="kimi-k3"))
+    else:
+        message = wire.error(fmt, EFFORT[fmt](alias, model="kimi-k3"))["message"]
+        assert "only max is allowed for model kimi-k3" in message
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -260,7 +315,7 @@ STOP = {
     ("value", "problem"),
     [
         (["a", "b", "c", "d", "e", "f"], "at most 5"),
-        (["x" * 33], "32 bytes"),
+        (["x" * 33], "at most 32 UTF-8 bytes"),
         (["停" * 11], "got 33"),  # 11 characters, 33 UTF-8 bytes
         ([""], "must not be empty"),
         ([3], "string"),
@@ -277,7 +332,7 @@ def test_stop_sequence_edges_are_accepted(wire: Wire, fmt: str) -> None:
 
 def test_chat_stop_may_be_one_string_but_messages_needs_a_list(wire: Wire) -> None:
     wire.ok("chat", chat_body(stop="END"))
-    assert "32 bytes" in wire.error("chat", chat_body(stop="x" * 33))["message"]
+    assert "at most 32 UTF-8 bytes" in wire.error("chat", chat_body(stop="x" * 33))["message"]
     assert "array" in wire.error("messages", messages_body(stop_sequences="END"))["message"]
 
 
@@ -342,7 +397,7 @@ CHAT_CASES: list[tuple[dict[str, Any], str]] = [
     ({"tools": [fn_tool("1starts_with_digit")]}, "must match"),
     ({"tools": [fn_tool("has space")]}, "must match"),
     ({"tools": [fn_tool("a" * 129)]}, "must match"),
-    ({"tools": [fn_tool(f"t{i}") for i in range(129)]}, "at most 128 tools"),
+    ({"tools": [fn_tool(f"t{i}") for i in range(129)]}, "at most 128 items (got 129)"),
     ({"tools": [fn_tool("same"), fn_tool("same")]}, "function name same is duplicated"),
     ({"tools": [fn_tool("w", ENUM_NO_TYPE)]}, "At path 'properties.unit': type is not defined"),
     ({"tools": [{"type": "retrieval"}]}, "tools[0].type"),
@@ -382,7 +437,10 @@ def test_chat_accepts_the_documented_shapes(wire: Wire) -> None:
         {
             "model": K31,
             "messages": [
-                {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},
+                {
+                    "role": "system",
+                    "content": [{"type": "text", "text": "Be brief. Reply in JSON."}],
+                },
                 {"role": "system", "tools": [fn_tool("late_tool")]},
                 {
                     "role": "user",
@@ -458,8 +516,11 @@ def test_chat_tool_call_turn_without_reasoning_is_rejected_with_its_index(wire: 
         "type": "invalid_request_error",
         "code": None,
     }
+    # null is not a string: refused by type, naming the field.
     null = chat_history({**tool_turn(None), "reasoning_content": None})
-    assert "index 2" in wire.error("chat", null)["message"]
+    assert wire.error("chat", null)["message"] == (
+        "Invalid type for 'messages[2].reasoning_content': expected a string, but got null instead."
+    )
 
 
 def test_chat_reasoning_rule_spares_kimi_k3_and_accepts_empty_reasoning(wire: Wire) -> None:
@@ -495,12 +556,12 @@ def test_chat_repeated_call_ids_across_turns_are_fine(wire: Wire) -> None:
 MESSAGES_CASES: list[tuple[dict[str, Any], str]] = [
     (
         {"messages": [{"role": "system", "content": "x"}]},
-        "messages.0.role: Input should be one of 'user', 'assistant'",
+        "messages.0.role: Messages accepts only user and assistant roles",
     ),
     ({"messages": [{"role": "user"}]}, "messages.0.content: Field required"),
     (
         {"messages": [{"role": "user", "content": [{"type": "video", "data": "x"}]}]},
-        "unknown content block type 'video'",
+        "messages.0.content.0.type: must be one of image, server_tool_use, text, thinking",
     ),
     (
         {
@@ -541,7 +602,7 @@ MESSAGES_CASES: list[tuple[dict[str, Any], str]] = [
         },
         "messages.0.content.0.source.media_type",
     ),
-    ({"system": 5}, "system: Input should be an array"),
+    ({"system": 5}, "system: Input should be a string or an array"),
     ({"system": [{"type": "image", "source": {}}]}, "system.0.type"),
     ({"stream": 1}, "stream: Input should be a boolean"),
     ({"tools": [msg_tool("bad name")]}, "tools.0.name"),
@@ -859,7 +920,8 @@ def test_responses_accepts_the_documented_shapes(wire: Wire) -> None:
         ),
         (
             {"messages": [{"role": "user", "content": {"text": "x"}}]},
-            "Invalid type for 'messages[0].content': expected an array, but got object instead.",
+            "Invalid type for 'messages[0].content': expected a string or an array, but got object "
+            "instead.",
         ),
         (
             {"messages": [5]},

@@ -1,14 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Literal,
-    Self,
-    TypeVar,
-    cast,
-)
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -29,13 +22,11 @@ class CustomTool:
     Attributes:
         name (str): Function name the model uses in tool_use blocks.
         input_schema (CustomToolInputSchema): JSON Schema of the tool's input object.
-        type_ (Literal['custom'] | Unset): Optional; `custom` when given.
         description (str | Unset): What the tool does and when to use it; guides the model's choice.
     """
 
     name: str
     input_schema: CustomToolInputSchema
-    type_: Literal["custom"] | Unset = UNSET
     description: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -43,8 +34,6 @@ class CustomTool:
         name = self.name
 
         input_schema = self.input_schema.to_dict()
-
-        type_ = self.type_
 
         description = self.description
 
@@ -56,8 +45,6 @@ class CustomTool:
                 "input_schema": input_schema,
             }
         )
-        if type_ is not UNSET:
-            field_dict["type"] = type_
         if description is not UNSET:
             field_dict["description"] = description
 
@@ -72,16 +59,11 @@ class CustomTool:
 
         input_schema = CustomToolInputSchema.from_dict(d.pop("input_schema"))
 
-        type_ = cast(Literal["custom"] | Unset, d.pop("type", UNSET))
-        if type_ != "custom" and not isinstance(type_, Unset):
-            raise ValueError(f"type must match const 'custom', got '{type_}'")
-
         description = d.pop("description", UNSET)
 
         custom_tool = cls(
             name=name,
             input_schema=input_schema,
-            type_=type_,
             description=description,
         )
 

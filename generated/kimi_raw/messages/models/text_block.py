@@ -17,7 +17,7 @@ T = TypeVar("T", bound="TextBlock")
 
 @_attrs_define
 class TextBlock:
-    """Visible text. The service refuses a blank text block in a request.
+    """Visible text (a request refuses blank text; see ContentBlockParam).
 
     Attributes:
         type_ (Literal['text']):  Default: 'text'.
