@@ -275,9 +275,8 @@ def _union_types(fmt: str, union: str) -> set[str]:
 
 @pytest.mark.parametrize("fmt", ["messages", "responses"])
 def test_every_event_type_the_client_handles_is_in_the_spec(fmt: str) -> None:
-    import re
-
     import ast
+    import re
 
     source = (Path(__file__).resolve().parents[2] / "kimi_ext" / _STREAM_MODULE[fmt]).read_text()
     # String constants of the code that are event names (docstrings are whole sentences).
