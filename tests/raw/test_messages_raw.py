@@ -21,6 +21,7 @@ from kimi_raw.messages.models import (
     CacheControl,
     CacheControlTtl,
     CacheCreationUsage,
+    CitationsDelta,
     ContentBlockDeltaEvent,
     ContentBlockStartEvent,
     ContentBlockStopEvent,
@@ -62,7 +63,6 @@ from kimi_raw.messages.models import (
     ToolUseBlock,
     ToolUseBlockInput,
     UnknownBlock,
-    UnknownDelta,
     UnknownEvent,
     UrlImageSource,
     WebSearchResult,
@@ -834,8 +834,10 @@ def test_unknown_stream_shapes_are_kept() -> None:
     assert unsigned.signature is UNSET
     assert isinstance(parsed[4].content_block, UnknownBlock)
     assert parsed[6].content_block.additional_properties == {"citations": []}
-    assert isinstance(parsed[7].delta, UnknownDelta)
-    assert parsed[7].delta.additional_properties == raw[7]["delta"]
+    # citations_delta is documented now (the client appends its citation); still kept
+    # whole. Unknown delta types are covered by the mutation tests (tests/quality).
+    assert isinstance(parsed[7].delta, CitationsDelta)
+    assert parsed[7].delta.to_dict() == raw[7]["delta"]
     assert isinstance(parsed[8].delta, TextDelta)
     assert parsed[8].delta.additional_properties == {"logprob": -0.01}
     assert isinstance(parsed[10], UnknownEvent)

@@ -5,6 +5,8 @@ from .base_64_image_source_media_type import Base64ImageSourceMediaType
 from .cache_control import CacheControl
 from .cache_control_ttl import CacheControlTtl
 from .cache_creation_usage import CacheCreationUsage
+from .citations_delta import CitationsDelta
+from .citations_delta_citation import CitationsDeltaCitation
 from .content_block_delta_event import ContentBlockDeltaEvent
 from .content_block_start_event import ContentBlockStartEvent
 from .content_block_stop_event import ContentBlockStopEvent
@@ -60,6 +62,8 @@ __all__ = (
     "CacheControl",
     "CacheControlTtl",
     "CacheCreationUsage",
+    "CitationsDelta",
+    "CitationsDeltaCitation",
     "ContentBlockDeltaEvent",
     "ContentBlockStartEvent",
     "ContentBlockStopEvent",

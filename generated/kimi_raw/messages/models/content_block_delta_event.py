@@ -14,6 +14,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.citations_delta import CitationsDelta
     from ..models.input_json_delta import InputJsonDelta
     from ..models.signature_delta import SignatureDelta
     from ..models.text_delta import TextDelta
@@ -31,16 +32,24 @@ class ContentBlockDeltaEvent:
     Attributes:
         type_ (Literal['content_block_delta']):  Default: 'content_block_delta'.
         index (int):
-        delta (InputJsonDelta | SignatureDelta | TextDelta | ThinkingDelta | UnknownDelta): One increment of a content
-            block, matched by its `type` constant.
+        delta (CitationsDelta | InputJsonDelta | SignatureDelta | TextDelta | ThinkingDelta | UnknownDelta): One
+            increment of a content block, matched by its `type` constant.
     """
 
     index: int
-    delta: InputJsonDelta | SignatureDelta | TextDelta | ThinkingDelta | UnknownDelta
+    delta: (
+        CitationsDelta
+        | InputJsonDelta
+        | SignatureDelta
+        | TextDelta
+        | ThinkingDelta
+        | UnknownDelta
+    )
     type_: Literal["content_block_delta"] = "content_block_delta"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.citations_delta import CitationsDelta
         from ..models.input_json_delta import InputJsonDelta
         from ..models.signature_delta import SignatureDelta
         from ..models.text_delta import TextDelta
@@ -56,6 +65,7 @@ class ContentBlockDeltaEvent:
             or isinstance(self.delta, ThinkingDelta)
             or isinstance(self.delta, SignatureDelta)
             or isinstance(self.delta, InputJsonDelta)
+            or isinstance(self.delta, CitationsDelta)
         ):
             delta = self.delta.to_dict()
         else:
@@ -75,6 +85,7 @@ class ContentBlockDeltaEvent:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.citations_delta import CitationsDelta
         from ..models.input_json_delta import InputJsonDelta
         from ..models.signature_delta import SignatureDelta
         from ..models.text_delta import TextDelta
@@ -92,7 +103,14 @@ class ContentBlockDeltaEvent:
 
         def _parse_delta(
             data: object,
-        ) -> InputJsonDelta | SignatureDelta | TextDelta | ThinkingDelta | UnknownDelta:
+        ) -> (
+            CitationsDelta
+            | InputJsonDelta
+            | SignatureDelta
+            | TextDelta
+            | ThinkingDelta
+            | UnknownDelta
+        ):
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -131,11 +149,21 @@ class ContentBlockDeltaEvent:
                 return componentsschemas_content_block_delta_type_3
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_content_block_delta_type_4 = CitationsDelta.from_dict(
+                    data
+                )
+
+                return componentsschemas_content_block_delta_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_content_block_delta_type_4 = UnknownDelta.from_dict(data)
+            componentsschemas_content_block_delta_type_5 = UnknownDelta.from_dict(data)
 
-            return componentsschemas_content_block_delta_type_4
+            return componentsschemas_content_block_delta_type_5
 
         delta = _parse_delta(d.pop("delta"))
 

@@ -37,6 +37,12 @@ from .response_completed_event import ResponseCompletedEvent
 from .response_content_part_added_event import ResponseContentPartAddedEvent
 from .response_content_part_done_event import ResponseContentPartDoneEvent
 from .response_created_event import ResponseCreatedEvent
+from .response_custom_tool_call_input_delta_event import (
+    ResponseCustomToolCallInputDeltaEvent,
+)
+from .response_custom_tool_call_input_done_event import (
+    ResponseCustomToolCallInputDoneEvent,
+)
 from .response_error import ResponseError
 from .response_failed_event import ResponseFailedEvent
 from .response_function_call_arguments_delta_event import (
@@ -61,12 +67,24 @@ from .response_output_text_done_event_logprobs_item import (
     ResponseOutputTextDoneEventLogprobsItem,
 )
 from .response_prompt_cache_options import ResponsePromptCacheOptions
+from .response_queued_event import ResponseQueuedEvent
 from .response_reasoning import ResponseReasoning
+from .response_reasoning_summary_part_added_event import (
+    ResponseReasoningSummaryPartAddedEvent,
+)
+from .response_reasoning_summary_part_done_event import (
+    ResponseReasoningSummaryPartDoneEvent,
+)
 from .response_reasoning_summary_text_delta_event import (
     ResponseReasoningSummaryTextDeltaEvent,
 )
+from .response_reasoning_summary_text_done_event import (
+    ResponseReasoningSummaryTextDoneEvent,
+)
 from .response_reasoning_text_delta_event import ResponseReasoningTextDeltaEvent
 from .response_reasoning_text_done_event import ResponseReasoningTextDoneEvent
+from .response_refusal_delta_event import ResponseRefusalDeltaEvent
+from .response_refusal_done_event import ResponseRefusalDoneEvent
 from .response_tool_choice import ResponseToolChoice
 from .response_usage import ResponseUsage
 from .response_usage_input_tokens_details import ResponseUsageInputTokensDetails
@@ -129,6 +147,8 @@ __all__ = (
     "ResponseContentPartAddedEvent",
     "ResponseContentPartDoneEvent",
     "ResponseCreatedEvent",
+    "ResponseCustomToolCallInputDeltaEvent",
+    "ResponseCustomToolCallInputDoneEvent",
     "ResponseError",
     "ResponseFailedEvent",
     "ResponseFunctionCallArgumentsDeltaEvent",
@@ -145,10 +165,16 @@ __all__ = (
     "ResponseOutputTextDoneEvent",
     "ResponseOutputTextDoneEventLogprobsItem",
     "ResponsePromptCacheOptions",
+    "ResponseQueuedEvent",
     "ResponseReasoning",
+    "ResponseReasoningSummaryPartAddedEvent",
+    "ResponseReasoningSummaryPartDoneEvent",
     "ResponseReasoningSummaryTextDeltaEvent",
+    "ResponseReasoningSummaryTextDoneEvent",
     "ResponseReasoningTextDeltaEvent",
     "ResponseReasoningTextDoneEvent",
+    "ResponseRefusalDeltaEvent",
+    "ResponseRefusalDoneEvent",
     "ResponseToolChoice",
     "ResponseUsage",
     "ResponseUsageInputTokensDetails",
