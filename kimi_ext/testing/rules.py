@@ -264,13 +264,6 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
 
 # ================================================================================ Messages
 
-# Which blocks each role may send (the service's own rule; the spec's block union is shared).
-USER_BLOCKS: tuple[str, ...] = ("text", "image", "tool_result")
-ASSISTANT_BLOCKS: tuple[str, ...] = (
-    "text", "thinking", "redacted_thinking", "tool_use", "server_tool_use",
-    "web_search_tool_result",
-)  # fmt: skip
-
 
 def check_messages(
     body: Mapping[str, Any],
@@ -286,15 +279,6 @@ def check_messages(
             raise ServiceError(400, f"{name}: header is required")
     chk, _rules, body, info = _start("messages", "anthropic", body, strict)
     messages = body["messages"]
-    for i, message in enumerate(messages):
-        content = message["content"]
-        allowed = USER_BLOCKS if message["role"] == "user" else ASSISTANT_BLOCKS
-        for j, block in enumerate(() if isinstance(content, str) else content):
-            if block["type"] not in allowed:
-                at = chk.path("messages", i, "content", j)
-                raise chk.bad(
-                    at, f"{block['type']} blocks are not allowed in {message['role']} messages"
-                )
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
     info.has_web_search = _web_search(body.get("tools"), ("web_search_20250305",))
