@@ -238,15 +238,17 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
     return info
 
 
-PREVIOUS_MODEL = "kimi-k3"  # the model whose Chat tool-call turns may lack reasoning
+# The model whose turns may come without reasoning (the spec's thinking-optional).
+PREVIOUS_MODEL = next(m for m, r in contract("chat").models.items() if r.thinking_optional)
 
 
 def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
+    thinking = contract("chat").thinking_required(model)
     seen: set[str] = set()
     for i, message in enumerate(messages):
         role = message.get("role")
         if role == "assistant" and message.get("tool_calls"):
-            if model != PREVIOUS_MODEL and message.get("reasoning_content") is None:
+            if thinking and message.get("reasoning_content") is None:
                 raise chk.plain(
                     "thinking is enabled but reasoning_content is missing in assistant tool "
                     f"call message at index {i}"
