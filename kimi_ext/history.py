@@ -62,6 +62,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
+from ._contract import contract
 from .errors import HistoryError
 from .results import (
     ChatCompletion,
@@ -143,11 +144,10 @@ def _arguments_problem(call_id: Any) -> str:
 def thinking_required(model: str | None) -> bool:
     """Whether turns of ``model`` always carry reasoning (True for unknown models).
 
-    ``kimi-k3`` may answer without any thinking; the kimi-k3.1 models always think.
+    ``kimi-k3`` may answer without any thinking; the kimi-k3.1 models always think. Which
+    models may is the spec's (``thinking-optional`` in ``x-kimi-models``).
     """
-    if model is None:
-        return True
-    return not (model == "kimi-k3" or model.startswith("kimi-k3-"))
+    return contract("chat").thinking_required(model)
 
 
 def _fingerprint(block: Mapping[str, Any]) -> str:

@@ -49,6 +49,8 @@ class ModelRules:
     name: str
     efforts: tuple[str, ...] | None = None
     unsupported: tuple[Unsupported, ...] = ()
+    # Its turns may come without reasoning (kimi-k3): a replayed tool-call turn may lack it.
+    thinking_optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ class Contract:
             name: ModelRules(
                 name=name,
                 efforts=tuple(rules["efforts"]) if "efforts" in rules else None,
+                thinking_optional=bool(rules.get("thinking-optional", False)),
                 unsupported=tuple(
                     Unsupported(tuple(u["path"].split(".")), u["feature"], u.get("when", {}))
                     for u in rules.get("unsupported", ())
@@ -161,6 +164,18 @@ class Contract:
     def known_models(self) -> tuple[str, ...]:
         """The models the spec lists (any other id is sent with the generic rules only)."""
         return tuple(self.data.get("known_models", self.models))
+
+    def thinking_required(self, model: Any) -> bool:
+        """Whether turns of ``model`` always carry reasoning (True for an unknown model).
+
+        A dated snapshot (``kimi-k3-0711``) follows the rules of its listed model.
+        """
+        if not isinstance(model, str):
+            return True
+        return not any(
+            rules.thinking_optional and (model == name or model.startswith(name + "-"))
+            for name, rules in self.models.items()
+        )
 
     def unknown_fields(self, body: Mapping[str, Any]) -> list[str]:
         """Top-level keys of ``body`` that the spec does not define, in order."""

@@ -105,6 +105,8 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
     ("messages", {"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "x", "is_error": "yes"}]}]}, "messages[0].content[0].is_error", "true or false"),
     ("messages", {"output_config": {"effort": None}}, "output_config.effort", "must be a string"),
     ("messages", {"tools": [{"type": "computer", "name": "c", "input_schema": {}}]}, "tools[0].type", "must be custom"),
+    ("messages", {"messages": [{"role": "user", "content": [{"type": "thinking", "thinking": "x", "signature": "s"}]}]}, "messages[0].content[0].type", "not allowed in a user message"),
+    ("messages", {"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": [{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AA=="}}]}]}, "messages[1].content[0].type", "not allowed in an assistant message"),
 ]  # fmt: skip
 
 

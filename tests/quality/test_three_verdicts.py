@@ -55,7 +55,6 @@ STANDIN_ONLY = (
     "reasoning_content is missing",
     "No tool output found",
     "No tool call found",
-    "blocks are not allowed in",
     "Invalid `signature`",
     "signature: Field required",
 )

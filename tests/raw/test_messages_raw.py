@@ -834,7 +834,8 @@ def test_unknown_stream_shapes_are_kept() -> None:
     assert unsigned.signature is UNSET
     assert isinstance(parsed[4].content_block, UnknownBlock)
     assert parsed[6].content_block.additional_properties == {"citations": []}
-    # citations_delta is a known delta now (the client merges it): its citation is kept whole.
+    # citations_delta is documented now (the client appends its citation); still kept
+    # whole. Unknown delta types are covered by the mutation tests (tests/quality).
     assert isinstance(parsed[7].delta, CitationsDelta)
     assert parsed[7].delta.to_dict() == raw[7]["delta"]
     assert isinstance(parsed[8].delta, TextDelta)

@@ -22,11 +22,12 @@ T = TypeVar("T", bound="CitationsDelta")
 
 @_attrs_define
 class CitationsDelta:
-    """A citation added to a text block (kept on the block's `citations`).
+    """A citation to append to a text block's `citations` (the Anthropic-style delta the client reads; the Kimi documents
+    do not show it).
 
-    Attributes:
-        type_ (Literal['citations_delta']):  Default: 'citations_delta'.
-        citation (CitationsDeltaCitation):
+        Attributes:
+            type_ (Literal['citations_delta']):  Default: 'citations_delta'.
+            citation (CitationsDeltaCitation):
     """
 
     citation: CitationsDeltaCitation

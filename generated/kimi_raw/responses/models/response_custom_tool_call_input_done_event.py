@@ -19,7 +19,7 @@ T = TypeVar("T", bound="ResponseCustomToolCallInputDoneEvent")
 
 @_attrs_define
 class ResponseCustomToolCallInputDoneEvent:
-    """A custom tool call's input is complete.
+    """The whole input of a custom tool call.
 
     Attributes:
         type_ (Literal['response.custom_tool_call_input.done']):  Default: 'response.custom_tool_call_input.done'.

@@ -24,7 +24,7 @@ T = TypeVar("T", bound="ResponseQueuedEvent")
 
 @_attrs_define
 class ResponseQueuedEvent:
-    """The response is queued (a snapshot of the response object).
+    """The response is queued; carries the response snapshot.
 
     Attributes:
         type_ (Literal['response.queued']):  Default: 'response.queued'.

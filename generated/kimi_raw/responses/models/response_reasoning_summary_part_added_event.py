@@ -25,7 +25,7 @@ T = TypeVar("T", bound="ResponseReasoningSummaryPartAddedEvent")
 
 @_attrs_define
 class ResponseReasoningSummaryPartAddedEvent:
-    """A reasoning summary part starts.
+    """A reasoning summary part begins.
 
     Attributes:
         type_ (Literal['response.reasoning_summary_part.added']):  Default: 'response.reasoning_summary_part.added'.

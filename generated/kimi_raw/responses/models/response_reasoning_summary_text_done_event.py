@@ -19,7 +19,7 @@ T = TypeVar("T", bound="ResponseReasoningSummaryTextDoneEvent")
 
 @_attrs_define
 class ResponseReasoningSummaryTextDoneEvent:
-    """A reasoning summary text is complete.
+    """The whole text of a reasoning summary part.
 
     Attributes:
         type_ (Literal['response.reasoning_summary_text.done']):  Default: 'response.reasoning_summary_text.done'.

@@ -19,7 +19,7 @@ T = TypeVar("T", bound="ResponseRefusalDeltaEvent")
 
 @_attrs_define
 class ResponseRefusalDeltaEvent:
-    """A piece of a refusal.
+    """A piece of a refusal part of a message item.
 
     Attributes:
         type_ (Literal['response.refusal.delta']):  Default: 'response.refusal.delta'.

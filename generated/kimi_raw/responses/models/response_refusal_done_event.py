@@ -19,7 +19,7 @@ T = TypeVar("T", bound="ResponseRefusalDoneEvent")
 
 @_attrs_define
 class ResponseRefusalDoneEvent:
-    """A refusal is complete.
+    """The whole refusal text of a message item's part.
 
     Attributes:
         type_ (Literal['response.refusal.done']):  Default: 'response.refusal.done'.
