@@ -40,6 +40,7 @@ _IGNORED = frozenset(
         "description", "default", "example", "examples", "title", "format", "deprecated",
         "readOnly", "writeOnly", "x-enum-varnames", "discriminator", "$comment",
         "contentMediaType", "contentEncoding", "x-kimi-media-types", "x-kimi-error",
+        "x-kimi-service-error", "x-kimi-unique-error",
     }
 )  # fmt: skip
 _PY_TYPES = {
@@ -105,6 +106,22 @@ class _Writer:
         if forbidden is not None:
             del others["not"]
             out.append(f"{pad}if type({var}) is dict and {forbidden!r} in {var}: raise Fail")
+        tag_if = _tag_condition(others.get("if")) if schema.get("type") == "object" else None
+        if tag_if is not None:
+            # ``if`` one field is a constant (a role): both branches inline.
+            others.pop("if")
+            then, other = others.pop("then", True), others.pop("else", True)
+            key, value = tag_if
+            wanted = self.const(value)
+            then_body: list[str] = []
+            self.node(then, var, then_body, depth + 1)
+            else_body: list[str] = []
+            self.node(other, var, else_body, depth + 1)
+            out.append(f"{pad}if type({var}) is dict:")
+            out.append(f"{pad}    if {key!r} in {var} and {var}[{key!r}] == {wanted}:")
+            out.extend(["    " + line for line in then_body] or [f"{pad}        pass"])
+            out.append(f"{pad}    else:")
+            out.extend(["    " + line for line in else_body] or [f"{pad}        pass"])
         if others:
             # Keywords not inlined (conditionals, extensions) go to the reference
             # validator; they are a conjunction with the rest, so the rest stays inline.
@@ -225,6 +242,13 @@ class _Writer:
         ]
         kinds = [m.get("type") for _, m in scalar]
         simple = all(isinstance(k, str) for k in kinds) and len(set(kinds)) == len(kinds)
+        if tags is None and len(objects) > 1 and key == "anyOf" and simple:
+            partial = _partial_tags(members, self.compiler)
+            if partial is not None and all(refs[i] for i in partial[1].values()):
+                # A tagged union with a catch-all: a known tag goes straight to its member
+                # (anyOf: one passing member is enough); anything else to the reference.
+                self.tagged_with_fallback(schema, key, var, out, depth, scalar, refs, partial)
+                return
         if (
             (tags is None and len(objects) > 1)
             or not simple
@@ -268,7 +292,71 @@ class _Writer:
         else:
             out.append(f"{pad}else: raise Fail")
 
+    def tagged_with_fallback(
+        self,
+        schema: Mapping[str, Any],
+        key: str,
+        var: str,
+        out: list[str],
+        depth: int,
+        scalar: list[tuple[int, Any]],
+        refs: list[str],
+        partial: tuple[str, dict[str, int]],
+    ) -> None:
+        pad = "    " * depth
+        slow = self.const(self.compiler.compile({key: schema[key]}))
+        tag_key, table = partial
+        funcs = self.const({t: None for t in table})
+        self.late_tables.append((funcs, {t: self.function(refs[i]) for t, i in table.items()}))
+        first = True
+        for i, m in scalar:
+            word = "if" if first else "elif"
+            first = False
+            out.append(f"{pad}{word} type({var}) in {_PY_TYPES[m['type']]}:")
+            body: list[str] = []
+            self.node(schema[key][i], var, body, depth + 1)
+            out.extend(body or [f"{pad}    pass"])
+        word = "if" if first else "elif"
+        tag, f = f"t{depth}", f"f{depth}"
+        out.append(f"{pad}{word} type({var}) is dict:")
+        out.append(f"{pad}    {tag} = {var}.get({tag_key!r})")
+        out.append(f"{pad}    {f} = {funcs}.get({tag}) if type({tag}) is str else None")
+        out.append(f"{pad}    if {f} is None: {slow}({var}, ())")
+        out.append(f"{pad}    else: {f}({var})")
+        out.append(f"{pad}else: {slow}({var}, ())")
+
     pending_tables: list[tuple[str, dict[str | None, str]]]
+    late_tables: list[tuple[str, dict[str, str]]]
+
+
+def _tag_condition(schema: Any) -> tuple[str, str] | None:
+    """``(k, c)`` for ``if: {required: [k], properties: {k: {const: c}}}``."""
+    if not isinstance(schema, Mapping) or set(schema) != {"required", "properties"}:
+        return None
+    required, props = schema["required"], schema["properties"]
+    if len(required) != 1 or set(props) != set(required):
+        return None
+    prop = props[required[0]]
+    if isinstance(prop, Mapping) and set(prop) == {"const"} and isinstance(prop["const"], str):
+        return str(required[0]), prop["const"]
+    return None
+
+
+def _partial_tags(members: list[Any], compiler: Compiler) -> tuple[str, dict[str, int]] | None:
+    """``(key, {tag: member})`` over the members with a required constant tag, if any."""
+    for key in ("type", "role"):
+        table: dict[str, int] = {}
+        for i, m in enumerate(members):
+            if not (isinstance(m, Mapping) and m.get("type") == "object"):
+                continue
+            prop = compiler.resolve(m.get("properties", {}).get(key))
+            if isinstance(prop, Mapping) and key in m.get("required", ()) and "const" in prop:
+                if not isinstance(prop["const"], str) or prop["const"] in table:
+                    return None
+                table[prop["const"]] = i
+        if table:
+            return key, table
+    return None
 
 
 def _forbidden_key(schema: Any) -> str | None:
@@ -324,6 +412,7 @@ def build(compiler: Compiler, root: str) -> FastCheck:
     """The fast check of the component ``root`` (and everything it references)."""
     writer = _Writer(compiler)
     writer.pending_tables = []
+    writer.late_tables = []
     writer.names["_MISSING"] = _Missing()
     entry = writer.function(root)
     while writer.pending:
@@ -334,6 +423,10 @@ def build(compiler: Compiler, root: str) -> FastCheck:
     for n, (_, funcs) in enumerate(writer.pending_tables, 1):
         table: dict[Any, Any] = {tag: namespace[f] for tag, f in funcs.items()}
         namespace[f"_tags{n}"] = _FailingDict(table)
+    for funcs, names in writer.late_tables:
+        table = namespace[funcs]
+        for tag, fn in names.items():
+            table[tag] = namespace[fn]
     check: FastCheck = namespace[entry]
     return check
 
