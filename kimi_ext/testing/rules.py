@@ -115,7 +115,7 @@ class Checker:
             # The service's own sentence, as the spec records it (x-kimi-service-error).
             try:
                 text = exc.service.format(path=path, value=exc.value)
-            except (KeyError, IndexError, ValueError, AttributeError):
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
                 text = ""  # a template the value does not fit: the rule's own words
             if text:
                 return self.plain(text, param=path)
