@@ -114,8 +114,12 @@ class Checker:
         path = self.path(*exc.path)
         if exc.service is not None:
             # The service's own sentence, as the spec records it (x-kimi-service-error).
-            text = exc.service.format(path=path, value=exc.value)
-            return self.plain(text, param=path)
+            try:
+                text = exc.service.format(path=path, value=exc.value)
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+                text = ""  # a template the value does not fit: the rule's own words
+            if text:
+                return self.plain(text, param=path)
         if exc.rule == "is required":
             return self.missing(path)
         if exc.expected is not None:

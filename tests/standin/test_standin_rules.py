@@ -1006,3 +1006,13 @@ def test_chat_type_errors(wire: Wire, extra: dict[str, Any], message: str) -> No
 )
 def test_missing_nested_fields(wire: Wire, fmt: str, extra: dict[str, Any], expected: str) -> None:
     assert expected in wire.error(fmt, BODY[fmt](**extra))["message"]
+
+
+def test_a_service_template_the_value_does_not_fit_falls_back_to_the_rule() -> None:
+    from kimi_ext._contract import Violation
+    from kimi_ext.testing.rules import Checker
+
+    broken = Violation(("tools", 0, "name"), "x", "must be unique", service="{value[name]}")
+    assert Checker("openai").violation(broken).message == "Invalid 'tools[0].name': must be unique"
+    fitting = Violation(("n",), 2, "is fixed", service="invalid {path}: {value!r} is not allowed")
+    assert Checker("anthropic").violation(fitting).message == "invalid n: 2 is not allowed"
