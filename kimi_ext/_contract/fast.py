@@ -423,10 +423,10 @@ def build(compiler: Compiler, root: str) -> FastCheck:
     for n, (_, funcs) in enumerate(writer.pending_tables, 1):
         table: dict[Any, Any] = {tag: namespace[f] for tag, f in funcs.items()}
         namespace[f"_tags{n}"] = _FailingDict(table)
-    for funcs, names in writer.late_tables:
-        table = namespace[funcs]
+    for table_name, names in writer.late_tables:
+        late: dict[str, Any] = namespace[table_name]
         for tag, fn in names.items():
-            table[tag] = namespace[fn]
+            late[tag] = namespace[fn]
     check: FastCheck = namespace[entry]
     return check
 
