@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from ._contract import contract
+from ._text import has_lone_surrogate
 from .effort import normalize_effort
 from .errors import RequestValidationError
 from .validation import validate_chat, validate_messages, validate_responses
@@ -178,7 +179,7 @@ def _json_problem(body: Any) -> RequestValidationError:
                 )
             continue
         if isinstance(value, str):
-            if _has_lone_surrogate(value):
+            if has_lone_surrogate(value):
                 return RequestValidationError(
                     where, value, "a str with a lone surrogate, which UTF-8 cannot encode"
                 )
@@ -193,7 +194,7 @@ def _json_problem(body: Any) -> RequestValidationError:
                 items: list[tuple[str, Any]] = []
                 for key, item in value.items():
                     if isinstance(key, str):
-                        if _has_lone_surrogate(key):
+                        if has_lone_surrogate(key):
                             return RequestValidationError(
                                 f"{where}[{key!r}]", key,
                                 "the key contains a lone surrogate, which UTF-8 cannot encode",
@@ -216,14 +217,6 @@ def _json_problem(body: Any) -> RequestValidationError:
             "dict or list)",
         )  # fmt: skip
     return RequestValidationError("body", type(body).__name__, "cannot be encoded as JSON")
-
-
-def _has_lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _short_path(path: str) -> str:

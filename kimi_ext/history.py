@@ -63,6 +63,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
 from ._contract import contract
+from ._replay import arguments_replayable
+from ._text import has_lone_surrogate
 from .errors import HistoryError
 from .results import (
     ChatCompletion,
@@ -89,25 +91,6 @@ _CALL_OUTPUT = {
 }
 _OUTPUT_TYPES = frozenset(_CALL_OUTPUT.values())
 _INPUT_ROLES = frozenset({"user", "system", "developer"})
-
-
-def _has_lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _bad_arguments(value: Any) -> bool:
-    """Whether tool-call arguments would be refused replayed (not valid JSON)."""
-    if not isinstance(value, str) or not value.strip():
-        return False
-    try:
-        json.loads(value)
-    except ValueError:
-        return True
-    return False
 
 
 def _replayable_call(call: Any) -> Any:
@@ -359,7 +342,7 @@ class History(Sequence[dict[str, Any]]):
         doc["items"] = self._items
         doc["turns"] = turns
         text = json.dumps(doc, ensure_ascii=False)
-        if not text.isascii() and _has_lone_surrogate(text):
+        if not text.isascii() and has_lone_surrogate(text):
             text = json.dumps(doc)  # ASCII: a lone surrogate cannot be written as UTF-8
         return text
 
@@ -552,7 +535,7 @@ class ChatHistory(History):
                     raise HistoryError(i, f"tool call id {twice!r} appears twice in this turn")
                 for call in calls:
                     fn = call.get("function") if isinstance(call, dict) else None
-                    if isinstance(fn, dict) and _bad_arguments(fn.get("arguments")):
+                    if isinstance(fn, dict) and not arguments_replayable(fn.get("arguments")):
                         raise HistoryError(i, _arguments_problem(_call_id(call)))
                 for call_id in ids:
                     pending[call_id] = i
@@ -884,7 +867,7 @@ class ResponsesHistory(History):
             kind = item.get("type")
             if kind in _CALL_OUTPUT:
                 call_id = item.get("call_id")
-                if kind == "function_call" and _bad_arguments(item.get("arguments")):
+                if kind == "function_call" and not arguments_replayable(item.get("arguments")):
                     raise HistoryError(i, _arguments_problem(call_id))
                 group_ids.append(call_id)
                 pending[call_id] = (i, _CALL_OUTPUT[kind])

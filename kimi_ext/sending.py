@@ -525,6 +525,7 @@ class SyncSender(_SenderBase):
     def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState
     ) -> _Outcome:
+        # Deliberate sync/async twin of AsyncSender._attempt (keep the two in step).
         left = state.remaining()
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None
@@ -685,6 +686,7 @@ class AsyncSender(_SenderBase):
     async def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState
     ) -> _Outcome:
+        # Deliberate sync/async twin of SyncSender._attempt (keep the two in step).
         left = state.remaining()
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None

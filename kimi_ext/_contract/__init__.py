@@ -155,6 +155,13 @@ class Contract:
             return False
         return True
 
+    def _schema_check(self, body: Any) -> None:
+        # The generated fast check first; on a failure the reference validator names the
+        # path and the rule (or finds the body valid: the fast check may be stricter, never
+        # more lenient). The fast check is only an optimization.
+        if not self.fast_check(body):
+            self.reference_check(body)
+
     def media_types(self, component: str, field: str) -> tuple[str, ...]:
         """The ``x-kimi-media-types`` of one field of a component schema."""
         schema = self.schema["$defs"][component]["properties"][field]
@@ -183,15 +190,7 @@ class Contract:
 
     def check(self, body: Mapping[str, Any]) -> None:
         """Every rule of the spec (schema and extensions) except unknown top-level fields."""
-        fast = self._fast
-        if fast is None:
-            fast = self._fast = build_fast(self._compiler(), self.data["request"])
-        try:
-            fast(body)
-        except (Fail, Violation):
-            # The reference validator names the path and the rule (or finds the body
-            # valid after all: the fast check may be stricter, never more lenient).
-            self.reference_check(body)
+        self._schema_check(body)
         if isinstance(body, Mapping):
             self._check_model(body)
             self._check_extensions(body)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .._text import has_lone_surrogate
 from .schema import Compiler, Violation, ecma_pattern
 
 FastCheck = Callable[[Any], None]
@@ -61,7 +62,7 @@ class _Writer:
         self.names: dict[str, Any] = {
             "Fail": Fail,
             "Violation": Violation,
-            "_has_surrogate": _has_surrogate,
+            "_has_surrogate": has_lone_surrogate,
         }
         self.done: set[str] = set()
         self.pending: list[str] = []
@@ -257,19 +258,12 @@ class _Writer:
             slow = self.const(self.compiler.compile({key: schema[key]}))
             out.append(f"{pad}{slow}({var}, ())")
             return
-        first = True
-        for i, m in scalar:
-            word = "if" if first else "elif"
-            first = False
-            out.append(f"{pad}{word} type({var}) in {_PY_TYPES[m['type']]}:")
-            body: list[str] = []
-            self.node(schema[key][i], var, body, depth + 1)
-            out.extend(body or [f"{pad}    pass"])
+        first = self.scalar_branches(schema[key], scalar, var, out, depth)
         if objects:
             word = "if" if first else "elif"
             out.append(f"{pad}{word} type({var}) is dict:")
             if tags is None:
-                body = []
+                body: list[str] = []
                 self.node(schema[key][objects[0]], var, body, depth + 1)
                 out.extend(body or [f"{pad}    pass"])
             else:
@@ -308,14 +302,7 @@ class _Writer:
         tag_key, table = partial
         funcs = self.const({t: None for t in table})
         self.late_tables.append((funcs, {t: self.function(refs[i]) for t, i in table.items()}))
-        first = True
-        for i, m in scalar:
-            word = "if" if first else "elif"
-            first = False
-            out.append(f"{pad}{word} type({var}) in {_PY_TYPES[m['type']]}:")
-            body: list[str] = []
-            self.node(schema[key][i], var, body, depth + 1)
-            out.extend(body or [f"{pad}    pass"])
+        first = self.scalar_branches(schema[key], scalar, var, out, depth)
         word = "if" if first else "elif"
         tag, f = f"t{depth}", f"f{depth}"
         out.append(f"{pad}{word} type({var}) is dict:")
@@ -324,6 +311,27 @@ class _Writer:
         out.append(f"{pad}    if {f} is None: {slow}({var}, ())")
         out.append(f"{pad}    else: {f}({var})")
         out.append(f"{pad}else: {slow}({var}, ())")
+
+    def scalar_branches(
+        self,
+        members: list[Any],
+        scalar: list[tuple[int, Any]],
+        var: str,
+        out: list[str],
+        depth: int,
+    ) -> bool:
+        """``if``/``elif`` branches by Python type for the non-object members; True when
+        none were written (the next branch starts with ``if``)."""
+        pad = "    " * depth
+        first = True
+        for i, m in scalar:
+            word = "if" if first else "elif"
+            first = False
+            out.append(f"{pad}{word} type({var}) in {_PY_TYPES[m['type']]}:")
+            body: list[str] = []
+            self.node(members[i], var, body, depth + 1)
+            out.extend(body or [f"{pad}    pass"])
+        return first
 
     pending_tables: list[tuple[str, dict[str | None, str]]]
     late_tables: list[tuple[str, dict[str, str]]]
@@ -398,14 +406,6 @@ def _tag_table(
 
 class _Missing:
     pass
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def build(compiler: Compiler, root: str) -> FastCheck:

@@ -14,12 +14,12 @@ into the format's own error envelope.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._contract import Contract, Violation, contract, format_path, json_type
+from .._replay import arguments_replayable
 
 _KIND_NAMES = {
     "string": "a string",
@@ -247,18 +247,6 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
 PREVIOUS_MODEL = next(m for m, r in contract("chat").models.items() if r.thinking_optional)
 
 
-def _replayable_json(arguments: Any) -> bool:
-    """Replayed tool-call arguments must be valid JSON (strict: raw control characters in
-    strings are refused); an empty string stands for no arguments."""
-    if not isinstance(arguments, str) or not arguments.strip():
-        return True
-    try:
-        json.loads(arguments)
-    except ValueError:
-        return False
-    return True
-
-
 def _no_duplicate_ids(chk: Checker, ids: Sequence[Any]) -> None:
     seen: set[Any] = set()
     for call_id in ids:
@@ -283,7 +271,7 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
             for j, call in enumerate(message["tool_calls"]):
                 function = call.get("function")
                 arguments = function.get("arguments") if isinstance(function, dict) else None
-                if not _replayable_json(arguments):
+                if not arguments_replayable(arguments):
                     raise chk.plain(
                         f"Invalid request: the arguments of tool call {call['id']} are not "
                         "valid JSON",
@@ -380,7 +368,7 @@ def _responses_history(chk: Checker, items: list[Any]) -> None:
     pending: list[tuple[str, str]] = []  # (kind, call_id), in order
     for i, item in enumerate(items):
         kind = item.get("type")
-        if kind == "function_call" and not _replayable_json(item["arguments"]):
+        if kind == "function_call" and not arguments_replayable(item["arguments"]):
             raise chk.plain(
                 f"Invalid request: the arguments of function call {item['call_id']} are not "
                 "valid JSON",
