@@ -13,6 +13,7 @@ history (tool-call pairing, reasoning on tool-call turns, thinking signatures).
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -117,10 +118,11 @@ def dotted(path: tuple[Any, ...], style: str) -> str:
 
 
 def parts(field: str) -> tuple[Any, ...]:
-    """``messages[0].content`` as ``("messages", 0, "content")``."""
+    """``messages[0].content`` as ``("messages", 0, "content")``: only a bracketed piece is
+    a list index (an object key may be ``"0"`` too: ``properties.0``)."""
     out: list[Any] = []
-    for piece in field.replace("[", ".").replace("]", "").split("."):
-        out.append(int(piece) if piece.isdigit() else piece)
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+        out.append(int(index) if index else name)
     return tuple(out)
 
 
