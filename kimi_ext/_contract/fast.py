@@ -123,6 +123,15 @@ class _Writer:
             out.extend(["    " + line for line in then_body] or [f"{pad}        pass"])
             out.append(f"{pad}    else:")
             out.extend(["    " + line for line in else_body] or [f"{pad}        pass"])
+        condition = others.get("if")
+        needed = condition.get("required") if isinstance(condition, Mapping) else None
+        if needed and "else" not in others and schema.get("type") == "object":
+            # ``if`` needs these keys: without one of them it fails and, with no ``else``,
+            # nothing applies, so the reference check runs only when they are all there.
+            sub = {"if": others.pop("if"), "then": others.pop("then", True)}
+            slow = self.const(self.compiler.compile(sub))
+            present = " and ".join(f"{k!r} in {var}" for k in needed)
+            out.append(f"{pad}if type({var}) is dict and {present}: {slow}({var}, ())")
         if others:
             # Keywords not inlined (conditionals, extensions) go to the reference
             # validator; they are a conjunction with the rest, so the rest stays inline.
