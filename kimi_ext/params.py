@@ -26,6 +26,9 @@ class CallOptions(TypedDict, total=False):
     extra_headers: Mapping[str, str] | None
     timeout: httpx.Timeout | float | None
     max_retries: int | None
+    deadline: float | None
+    """Seconds within which this call (its retries, and a stream to its end) must be over;
+    overrides the client's ``deadline``."""
 
 
 class ChatParams(CallOptions, total=False):

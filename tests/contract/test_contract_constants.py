@@ -59,3 +59,10 @@ def test_messages_media_types_are_the_enum() -> None:
     assert contract("messages").media_types("Base64ImageSource", "media_type") == tuple(
         node["enum"]
     )
+
+
+def test_every_client_option_is_typed() -> None:
+    """Each option ``prepare`` takes out of the body is a key of the typed keyword arguments."""
+    from kimi_ext.params import CallOptions
+
+    assert set(typing.get_type_hints(CallOptions)) == set(CLIENT_OPTIONS)
