@@ -4,6 +4,7 @@ client's history checks and the stand-in (which answers them in the service's wo
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -18,3 +19,14 @@ def arguments_replayable(arguments: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def first_duplicate(ids: Iterable[Any]) -> Any:
+    """The first tool-call id that appears twice in one turn (None when all differ): the
+    service refuses a turn that repeats one."""
+    seen: set[Any] = set()
+    for call_id in ids:
+        if call_id in seen:
+            return call_id
+        seen.add(call_id)
+    return None

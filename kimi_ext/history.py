@@ -63,7 +63,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
 from ._contract import contract
-from ._replay import arguments_replayable
+from ._replay import arguments_replayable, first_duplicate
 from ._text import has_lone_surrogate
 from .errors import HistoryError
 from .results import (
@@ -105,16 +105,6 @@ def _replayable_call(call: Any) -> Any:
     if fixed is None or fixed is arguments:
         return call
     return {**call, "function": {**fn, "arguments": fixed}}
-
-
-def _duplicate(ids: Sequence[Any]) -> Any:
-    """The first id that appears twice in ``ids`` (None when all differ)."""
-    seen: set[Any] = set()
-    for call_id in ids:
-        if call_id in seen:
-            return call_id
-        seen.add(call_id)
-    return None
 
 
 def _arguments_problem(call_id: Any) -> str:
@@ -530,7 +520,7 @@ class ChatHistory(History):
                 ids = tuple(_call_id(c) for c in calls)
                 if turn is not None and turn.call_ids is not None and ids != turn.call_ids:
                     raise HistoryError(i, _ids_changed(turn.call_ids, ids))
-                twice = _duplicate(ids)
+                twice = first_duplicate(ids)
                 if twice is not None:
                     raise HistoryError(i, f"tool call id {twice!r} appears twice in this turn")
                 for call in calls:
@@ -752,7 +742,7 @@ class MessagesHistory(History):
             raise HistoryError(
                 i, f"content[{j}]: server_tool_use {use_id!r} without its result block"
             )
-        twice = _duplicate(ids)
+        twice = first_duplicate(ids)
         if twice is not None:
             raise HistoryError(i, f"tool_use id {twice!r} appears twice in this turn")
         if turn is not None and turn.call_ids is not None:

@@ -4,39 +4,20 @@ spec under a standard JSON Schema 2020-12 validator (not the client's own)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-from ruamel.yaml import YAML
 
 from kimi_ext.testing.pytest_plugin import kimi_standin
 
+# The standard validators built straight from openapi/*.yaml (shared with tests/contract).
+sys.path.insert(0, str(Path(__file__).parent / "contract"))
+from spec import request_component, request_validator, spec
+
 __all__ = ["kimi_standin"]
-
-ROOT = Path(__file__).resolve().parents[1]
-REQUEST = {
-    "chat": "CreateChatCompletionRequest",
-    "messages": "CreateMessageRequest",
-    "responses": "CreateResponseRequest",
-}
-_validators: dict[str, jsonschema.Draft202012Validator] = {}
-
-
-def spec_validator(fmt: str) -> jsonschema.Draft202012Validator:
-    """A standard validator of the request schema of ``openapi/<fmt>.yaml``."""
-    found = _validators.get(fmt)
-    if found is None:
-        spec = YAML(typ="safe", pure=True).load((ROOT / "openapi" / f"{fmt}.yaml").read_text())
-        schema = {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$ref": f"#/components/schemas/{REQUEST[fmt]}",
-            "components": spec["components"],
-        }
-        found = _validators[fmt] = jsonschema.Draft202012Validator(schema)
-    return found
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -54,8 +35,8 @@ def every_sent_body_is_valid_for_its_spec() -> Iterator[None]:
         prepared = original(endpoint, params, stream=stream)
         extra = dict(params.get("extra_body") or {})
         fmt = endpoint.name
-        validator = spec_validator(fmt)
-        documented = validator.schema["components"]["schemas"][REQUEST[fmt]]["properties"]
+        validator = request_validator(fmt)
+        documented = spec(fmt)["components"]["schemas"][request_component(fmt)]["properties"]
         if not any(key in documented for key in extra):
             body = {k: v for k, v in prepared.body.items() if k not in extra}
             errors = sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))

@@ -125,6 +125,15 @@ class Contract:
             )
             for name, rules in ext.get("models", {}).items()
         }
+        # Parsed once: these run on every request.
+        self._requires_word = [
+            (tuple(r["when"]["path"].split(".")), r["when"]["equals"], str(r["word"]).lower(),
+             r["within"], r["rule"])
+            for r in ext.get("requires-word", ())
+        ]  # fmt: skip
+        self._last_only = [
+            (r["array"], r["flag"], r["role"], r["rule"]) for r in ext.get("last-only", ())
+        ]
         self.max_body_bytes: int | None = ext.get("max-body-bytes")
         self.unsupported_fields: Mapping[str, str] = ext.get("unsupported-fields", {})
         self._check: Check | None = None
@@ -161,6 +170,16 @@ class Contract:
         # more lenient). The fast check is only an optimization.
         if not self.fast_check(body):
             self.reference_check(body)
+
+    def default_at(self, *path: str) -> Any:
+        """The documented default of the request field at ``path`` (None without one),
+        e.g. ``default_at("prompt_cache_options", "ttl")``."""
+        compiler = self._compiler()
+        schema = compiler.resolve(self.schema["$defs"][self.data["request"]])
+        for key in path:
+            props = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
+            schema = compiler.resolve(props.get(key))
+        return schema.get("default") if isinstance(schema, Mapping) else None
 
     def media_types(self, component: str, field: str) -> tuple[str, ...]:
         """The ``x-kimi-media-types`` of one field of a component schema."""
@@ -245,23 +264,23 @@ class Contract:
             )
 
     def _check_extensions(self, body: Mapping[str, Any]) -> None:
-        for rule in self.extensions.get("requires-word", ()):
-            when = rule["when"]
-            if _get(body, tuple(when["path"].split("."))) != when["equals"]:
+        for path, equals, word, within, rule in self._requires_word:
+            if _get(body, path) != equals:
                 continue
-            word = str(rule["word"]).lower()
-            if not any(word in s.lower() for s in _strings(body.get(rule["within"]))):
-                raise Violation(tuple(when["path"].split(".")), when["equals"], rule["rule"])
-        for rule in self.extensions.get("last-only", ()):
-            items = body.get(rule["array"])
+            if not any(word in s.lower() for s in _strings(body.get(within))):
+                raise Violation(path, equals, rule)
+        for array, flag, role, rule in self._last_only:
+            items = body.get(array)
             if not isinstance(items, list | tuple):
                 continue
-            flag = rule["flag"]
+            last = len(items) - 1
             for i, item in enumerate(items):
-                if (type(item) is dict or isinstance(item, Mapping)) and item.get(flag) is True:
-                    last = i == len(items) - 1
-                    if not last or item.get("role") != rule["role"]:
-                        raise Violation((rule["array"], i, rule["flag"]), True, rule["rule"])
+                if (
+                    (type(item) is dict or isinstance(item, Mapping))
+                    and item.get(flag) is True
+                    and (i != last or item.get("role") != role)
+                ):
+                    raise Violation((array, i, flag), True, rule)
 
 
 _CONTRACTS: dict[str, Contract] = {}

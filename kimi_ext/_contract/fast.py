@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .._text import has_lone_surrogate
-from .schema import Compiler, Violation, ecma_pattern
+from .schema import _ANNOTATIONS, Compiler, Violation, ecma_pattern
 
 FastCheck = Callable[[Any], None]
 
@@ -36,14 +36,8 @@ _INLINE = frozenset(
         "oneOf", "anyOf", "x-kimi-max-utf8-bytes",
     }
 )  # fmt: skip
-_IGNORED = frozenset(
-    {
-        "description", "default", "example", "examples", "title", "format", "deprecated",
-        "readOnly", "writeOnly", "x-enum-varnames", "discriminator", "$comment",
-        "contentMediaType", "contentEncoding", "x-kimi-media-types", "x-kimi-error",
-        "x-kimi-service-error", "x-kimi-unique-error",
-    }
-)  # fmt: skip
+# What a yes/no answer can ignore: the annotations, and the wording of a failure.
+_IGNORED = _ANNOTATIONS | {"x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error"}
 _PY_TYPES = {
     "string": "(str,)",
     "integer": "(int,)",

@@ -30,7 +30,13 @@ from typing import Any
 
 from .replies import count_tokens
 
-TTL_SECONDS = {"5m": 300.0, "1h": 3600.0}
+_UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+
+
+def ttl_seconds(ttl: str) -> float:
+    """A cache lifetime as the specs spell it (``5m``, ``1h``) in seconds; the values
+    themselves come from the specs, so a new one needs no edit here."""
+    return float(ttl[:-1]) * _UNIT_SECONDS[ttl[-1]]
 
 
 def canonical(value: Any) -> str:
@@ -44,7 +50,7 @@ class CacheUse:
     input_tokens: int  # everything, cached parts included
     read: int = 0
     write: int = 0
-    write_ttl: str = "5m"
+    write_ttl: str = ""  # the lifetime of what was written (set by PromptCache.use)
 
     @property
     def uncached(self) -> int:
@@ -116,11 +122,11 @@ class PromptCache:
                 entry = self._entries.get(key(end))
                 if entry is None or entry[0] <= now:
                     continue
-                self._entries[key(end)] = (now + TTL_SECONDS[entry[1]], entry[1])
+                self._entries[key(end)] = (now + ttl_seconds(entry[1]), entry[1])
                 if end == cut:
                     return CacheUse(total, read=prefix_tokens, write_ttl=entry[1])
                 read = count_tokens(canonical([header, turns[:end]])) if header or end else 0
-                self._entries[key(cut)] = (now + TTL_SECONDS[ttl], ttl)
+                self._entries[key(cut)] = (now + ttl_seconds(ttl), ttl)
                 return CacheUse(total, read=read, write=prefix_tokens - read, write_ttl=ttl)
-            self._entries[key(cut)] = (now + TTL_SECONDS[ttl], ttl)
+            self._entries[key(cut)] = (now + ttl_seconds(ttl), ttl)
         return CacheUse(total, write=prefix_tokens, write_ttl=ttl)

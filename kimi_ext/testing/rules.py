@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._contract import Contract, Violation, contract, format_path, json_type
-from .._replay import arguments_replayable
+from .._replay import arguments_replayable, first_duplicate
 
 _KIND_NAMES = {
     "string": "a string",
@@ -62,7 +62,7 @@ class RequestInfo:
     budget: int = 0
     stops: tuple[str, ...] = ()
     effort: str = "max"
-    cache_ttl: str = "5m"
+    cache_ttl: str = ""  # always set from the request, else the spec's default
     cache_group: str = ""
     schema: Any = None
     json_mode: bool = False
@@ -206,6 +206,12 @@ def _web_search(tools: Any, kinds: tuple[str, ...]) -> bool:
     return any(isinstance(t, Mapping) and t.get("type") in kinds for t in tools or ())
 
 
+def _cache_ttl(rules: Contract, body: Mapping[str, Any], field: str) -> str:
+    """The cache lifetime asked for in ``field``, else the spec's default."""
+    asked = (body.get(field) or {}).get("ttl")
+    return str(asked if asked is not None else rules.default_at(field, "ttl"))
+
+
 def _stops(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -235,7 +241,7 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
             info.schema = fmt["json_schema"]["schema"]
         info.json_mode = fmt["type"] == "json_object"
     info.cache_group = body.get("prompt_cache_key") or ""
-    info.cache_ttl = (body.get("prompt_cache_options") or {}).get("ttl", info.cache_ttl)
+    info.cache_ttl = _cache_ttl(rules, body, "prompt_cache_options")
     info.logprobs = body.get("logprobs") is True
     info.top_logprobs = int(body.get("top_logprobs") or 0)
     info.stops = _stops(body.get("stop"))
@@ -243,16 +249,10 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
     return info
 
 
-# The model whose turns may come without reasoning (the spec's thinking-optional).
-PREVIOUS_MODEL = next(m for m, r in contract("chat").models.items() if r.thinking_optional)
-
-
 def _no_duplicate_ids(chk: Checker, ids: Sequence[Any]) -> None:
-    seen: set[Any] = set()
-    for call_id in ids:
-        if call_id in seen:
-            raise chk.plain(f"tool call id {call_id} is duplicated")
-        seen.add(call_id)
+    twice = first_duplicate(ids)
+    if twice is not None:
+        raise chk.plain(f"tool call id {twice} is duplicated")
 
 
 def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
@@ -303,13 +303,13 @@ def check_messages(
     for name, default in contract("messages").headers.items():
         if default is not None and not headers.get(name):
             raise ServiceError(400, f"{name}: header is required")
-    chk, _rules, body, info = _start("messages", "anthropic", body, strict)
+    chk, rules, body, info = _start("messages", "anthropic", body, strict)
     messages = body["messages"]
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
     info.has_web_search = _web_search(body.get("tools"), ("web_search_20250305",))
     info.cache_group = (body.get("metadata") or {}).get("user_id") or ""
-    info.cache_ttl = (body.get("cache_control") or {}).get("ttl", info.cache_ttl)
+    info.cache_ttl = _cache_ttl(rules, body, "cache_control")
     fmt = (body.get("output_config") or {}).get("format")
     if fmt is not None:
         info.schema = fmt["schema"]
@@ -358,7 +358,7 @@ def check_responses(body: Mapping[str, Any], *, strict: bool = False) -> Request
     info.has_web_search = _web_search(body.get("tools"), ("web_search",))
     info.include = tuple(body.get("include") or ())
     info.cache_group = body.get("prompt_cache_key") or ""
-    info.cache_ttl = (body.get("prompt_cache_options") or {}).get("ttl", info.cache_ttl)
+    info.cache_ttl = _cache_ttl(rules, body, "prompt_cache_options")
     if isinstance(items, list):
         _responses_history(chk, items)
     return info

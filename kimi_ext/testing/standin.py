@@ -38,6 +38,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from .._contract import contract
 from .caching import PromptCache
 from .faults import Fault, FaultPlan
 from .formats import RENDERERS, Context, auth_error, error_body, new_id
@@ -53,7 +54,6 @@ from .replies import (
     plan_output,
 )
 from .rules import (
-    PREVIOUS_MODEL,
     RequestInfo,
     ServiceError,
     check_chat,
@@ -702,7 +702,10 @@ class KimiStandIn:
     def _context(
         self, info: RequestInfo, body: dict[str, Any], reply: Reply, faults: FaultPlan
     ) -> Context:
-        with_reasoning = not (info.fmt == "messages" and info.model == PREVIOUS_MODEL)
+        # A model whose turns may lack reasoning (kimi-k3) answers Messages with text only.
+        with_reasoning = info.fmt != "messages" or contract("messages").thinking_required(
+            info.model
+        )
         search = reply.search
         if info.fmt == "chat" and search is not None:
             reply = self._start_chat_search(reply)

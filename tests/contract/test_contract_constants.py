@@ -66,3 +66,23 @@ def test_every_client_option_is_typed() -> None:
     from kimi_ext.params import CallOptions
 
     assert set(typing.get_type_hints(CallOptions)) == set(CLIENT_OPTIONS)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "component"),
+    [
+        ("chat", "PromptCacheTtl"),
+        ("messages", "CacheControlTtl"),
+        ("responses", "PromptCacheOptionsTtl"),
+    ],
+)
+def test_the_stand_in_knows_the_lifetime_of_every_listed_ttl(fmt: str, component: str) -> None:
+    from kimi_ext.testing.caching import ttl_seconds
+
+    listed = spec(fmt)["components"]["schemas"][component]["enum"]
+    assert {t: ttl_seconds(t) for t in listed} == {"5m": 300.0, "1h": 3600.0}
+    field = "cache_control" if fmt == "messages" else "prompt_cache_options"
+    assert (
+        contract(fmt).default_at(field, "ttl")
+        == spec(fmt)["components"]["schemas"][component]["default"]
+    )
