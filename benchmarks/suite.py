@@ -425,7 +425,7 @@ def analysis(rows: Sequence[Row]) -> str:
                 "- Responses peak memory: the stream ends with `response.completed`, whose "
                 "JSON repeats the whole output. The client keeps the output accumulated so "
                 "far (`.partial` needs it if the stream breaks) and parses that long event "
-                "as it arrives (`kimi_ext.longjson`), sharing the strings it already holds "
+                "as it arrives (`kimi_ext._core.longjson`), sharing the strings it already holds "
                 "instead of holding the event's text and a parsed copy. A miss means some "
                 "other copy is held: compare tracemalloc snapshots at the peak."
                 f"{also}"

@@ -23,13 +23,12 @@ What is here:
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
-from ._config import DEFAULT_BASE_URL, FALLBACK_BASE_URL, SEEDROUTER_BASE_URL
-from .client import AsyncKimi, Kimi
-from .continuation import ContinuedChatCompletion, ContinuedMessage, resume
-from .effort import normalize_effort
-from .errors import (
+from kimi_ext._core.config import DEFAULT_BASE_URL, FALLBACK_BASE_URL, SEEDROUTER_BASE_URL
+from kimi_ext._core.version import __version__
+from kimi_ext.client import AsyncKimi, Kimi
+from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage, resume
+from kimi_ext.effort import normalize_effort
+from kimi_ext.errors import (
     APIConnectionError,
     APIError,
     APIResponseError,
@@ -54,10 +53,10 @@ from .errors import (
     ToolDefinitionError,
     UnprocessableEntityError,
 )
-from .history import ChatHistory, MessagesHistory, ResponsesHistory
-from .results import ChatCompletion, Message, Response, ToolCall
-from .tools import Tool, ToolRun, tool, web_search_echo
-from .usage import Usage, usage_of
+from kimi_ext.history import ChatHistory, MessagesHistory, ResponsesHistory
+from kimi_ext.results import ChatCompletion, Message, Response, ToolCall
+from kimi_ext.tools import Tool, ToolRun, tool, web_search_echo
+from kimi_ext.usage import Usage, usage_of
 
 __all__ = [
     "DEFAULT_BASE_URL",

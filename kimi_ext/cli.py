@@ -31,15 +31,16 @@ from typing import Any, TextIO
 
 import httpx
 
-from . import __version__, errors
-from ._config import ENV_API_KEY, ENV_BASE_URL
-from .client import Kimi
-from .effort import normalize_effort
-from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
-from .results import Result
-from .sending import is_loopback
-from .structured import parse_result, place_schema
-from .usage import Usage
+from kimi_ext import errors
+from kimi_ext._core.config import ENV_API_KEY, ENV_BASE_URL
+from kimi_ext._core.sending import is_loopback
+from kimi_ext._core.version import __version__
+from kimi_ext.client import Kimi
+from kimi_ext.effort import normalize_effort
+from kimi_ext.history import ChatHistory, History, MessagesHistory, ResponsesHistory
+from kimi_ext.results import Result
+from kimi_ext.structured import parse_result, place_schema
+from kimi_ext.usage import Usage
 
 FORMATS = ("chat", "messages", "responses")
 DEFAULT_MODEL = "kimi-k3.1-pro"
@@ -651,7 +652,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
-    from .testing import serve_forever
+    from kimi_ext.testing import serve_forever
 
     try:
         serve_forever(port=args.port, api_key=args.api_key)

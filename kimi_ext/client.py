@@ -26,8 +26,17 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, cast, overload
 
 import httpx
 
-from . import _logging
-from ._config import (
+from kimi_ext._core import log as _logging
+from kimi_ext._core.building import (
+    CHAT,
+    MESSAGES,
+    RESPONSES,
+    Endpoint,
+    Prepared,
+    check_header,
+    prepare,
+)
+from kimi_ext._core.config import (
     DEFAULT_BASE_URL,
     DEFAULT_LIMITS,
     DEFAULT_MAX_BODY_SIZE,
@@ -37,28 +46,27 @@ from ._config import (
     ENV_BASE_URL,
     FALLBACK_BASE_URL,
 )
-from .building import CHAT, MESSAGES, RESPONSES, Endpoint, Prepared, check_header, prepare
-from .errors import ClientConfigError, RequestValidationError, _Secret
-from .params import ChatParams, MessagesParams, ResponsesParams
-from .results import ChatCompletion, Message, Response, Result
-from .retries import RetryPolicy
-from .sending import (
+from kimi_ext._core.retries import RetryPolicy
+from kimi_ext._core.sending import (
     AsyncSender,
     SyncSender,
     check_base_url,
     loopback_http_origins,
     parse_json_body,
 )
-from .structured import Structured, parse_result, place_schema
+from kimi_ext.errors import ClientConfigError, RequestValidationError, _Secret
+from kimi_ext.params import ChatParams, MessagesParams, ResponsesParams
+from kimi_ext.results import ChatCompletion, Message, Response, Result
+from kimi_ext.structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
-    from .chat_stream import AsyncChatCompletionStream, ChatCompletionStream
-    from .continuation import ContinuedChatCompletion, ContinuedMessage
-    from .history import ChatHistory, MessagesHistory, ResponsesHistory
-    from .messages_stream import AsyncMessageStream, MessageStream
-    from .responses_stream import AsyncResponseStream, ResponseStream
-    from .streaming import AsyncStreamManager, StreamManager
-    from .tools import ToolRun
+    from kimi_ext._core.streaming import AsyncStreamManager, StreamManager
+    from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+    from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage
+    from kimi_ext.history import ChatHistory, MessagesHistory, ResponsesHistory
+    from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
+    from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
+    from kimi_ext.tools import ToolRun
 
 __all__ = ["AsyncKimi", "Kimi"]
 
@@ -252,7 +260,7 @@ class Kimi(_ClientBase):
         return result_cls(parse_json_body(response, self._key), response)
 
     def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager[Any]:
-        from .streaming import StreamManager
+        from kimi_ext._core.streaming import StreamManager
 
         return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
@@ -306,7 +314,7 @@ class AsyncKimi(_ClientBase):
         return result_cls(parse_json_body(response, self._key), response)
 
     def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager[Any]:
-        from .streaming import AsyncStreamManager
+        from kimi_ext._core.streaming import AsyncStreamManager
 
         return AsyncStreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
@@ -369,12 +377,12 @@ class _SyncResource(_Resource):
         return self._client._call(prepared, self.result_cls)
 
     def _run_tools(self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]) -> Any:
-        from .tools import run_tools
+        from kimi_ext.tools import run_tools
 
         return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
 
     def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
-        from .continuation import continue_answer
+        from kimi_ext.continuation import continue_answer
 
         return continue_answer(self, prefix=prefix, **params)
 
@@ -397,12 +405,12 @@ class _AsyncResource(_Resource):
     async def _run_tools(
         self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
     ) -> Any:
-        from .tools import arun_tools
+        from kimi_ext.tools import arun_tools
 
         return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
 
     async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
-        from .continuation import acontinue_answer
+        from kimi_ext.continuation import acontinue_answer
 
         return await acontinue_answer(self, prefix=prefix, **params)
 
@@ -412,7 +420,7 @@ class ChatCompletions(_SyncResource):
 
     endpoint = CHAT
     result_cls = ChatCompletion
-    stream_type = ("chat_stream", "ChatCompletionStream")
+    stream_type = ("chat.stream", "ChatCompletionStream")
 
     @overload
     def create(
@@ -433,7 +441,7 @@ class ChatCompletions(_SyncResource):
         return cast("ChatCompletion | ChatCompletionStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[ChatParams]) -> StreamManager[ChatCompletionStream]:
-        """A context manager yielding a :class:`~kimi_ext.chat_stream.ChatCompletionStream`."""
+        """A context manager yielding a :class:`~kimi_ext.chat.stream.ChatCompletionStream`."""
         return cast("StreamManager[ChatCompletionStream]", self._stream(params))
 
     def run_tools(
@@ -461,7 +469,7 @@ class Messages(_SyncResource):
 
     endpoint = MESSAGES
     result_cls = Message
-    stream_type = ("messages_stream", "MessageStream")
+    stream_type = ("messages.stream", "MessageStream")
 
     @overload
     def create(
@@ -479,7 +487,7 @@ class Messages(_SyncResource):
         return cast("Message | MessageStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[MessagesParams]) -> StreamManager[MessageStream]:
-        """A context manager yielding a :class:`~kimi_ext.messages_stream.MessageStream`."""
+        """A context manager yielding a :class:`~kimi_ext.messages.stream.MessageStream`."""
         return cast("StreamManager[MessageStream]", self._stream(params))
 
     def run_tools(
@@ -500,7 +508,7 @@ class Responses(_SyncResource):
 
     endpoint = RESPONSES
     result_cls = Response
-    stream_type = ("responses_stream", "ResponseStream")
+    stream_type = ("responses.stream", "ResponseStream")
 
     @overload
     def create(
@@ -518,7 +526,7 @@ class Responses(_SyncResource):
         return cast("Response | ResponseStream", self._create(params, stream))
 
     def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager[ResponseStream]:
-        """A context manager yielding a :class:`~kimi_ext.responses_stream.ResponseStream`."""
+        """A context manager yielding a :class:`~kimi_ext.responses.stream.ResponseStream`."""
         return cast("StreamManager[ResponseStream]", self._stream(params))
 
     def run_tools(
@@ -534,7 +542,7 @@ class AsyncChatCompletions(_AsyncResource):
 
     endpoint = CHAT
     result_cls = ChatCompletion
-    stream_type = ("chat_stream", "AsyncChatCompletionStream")
+    stream_type = ("chat.stream", "AsyncChatCompletionStream")
 
     @overload
     async def create(
@@ -579,7 +587,7 @@ class AsyncMessages(_AsyncResource):
 
     endpoint = MESSAGES
     result_cls = Message
-    stream_type = ("messages_stream", "AsyncMessageStream")
+    stream_type = ("messages.stream", "AsyncMessageStream")
 
     @overload
     async def create(
@@ -613,7 +621,7 @@ class AsyncResponses(_AsyncResource):
 
     endpoint = RESPONSES
     result_cls = Response
-    stream_type = ("responses_stream", "AsyncResponseStream")
+    stream_type = ("responses.stream", "AsyncResponseStream")
 
     @overload
     async def create(

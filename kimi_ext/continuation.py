@@ -37,11 +37,11 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, overload
 
-from .errors import IncompleteStreamError
-from .results import ChatCompletion, Message, Result
+from kimi_ext.errors import IncompleteStreamError
+from kimi_ext.results import ChatCompletion, Message, Result
 
 if TYPE_CHECKING:
-    from .client import AsyncKimi, Kimi
+    from kimi_ext.client import AsyncKimi, Kimi
 
 __all__ = [
     "ContinuedChatCompletion",
@@ -247,7 +247,7 @@ def resume(
     :class:`ContinuedMessage` whose text is the partial text followed by the continuation.
     With an :class:`~kimi_ext.AsyncKimi`, returns an awaitable: ``await resume(...)``.
     """
-    from .client import AsyncKimi
+    from kimi_ext.client import AsyncKimi
 
     if isinstance(client, AsyncKimi):
         return _resume_async(client, error, stream, params)

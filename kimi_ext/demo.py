@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .client import Kimi
-from .continuation import resume
-from .errors import IncompleteStreamError, KimiError
-from .history import MessagesHistory
-from .results import Result
-from .testing import Fault, KimiStandIn, Reply, ToolCallSpec
-from .usage import Usage
+from kimi_ext.client import Kimi
+from kimi_ext.continuation import resume
+from kimi_ext.errors import IncompleteStreamError, KimiError
+from kimi_ext.history import MessagesHistory
+from kimi_ext.results import Result
+from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
+from kimi_ext.usage import Usage
 
 MODEL = "kimi-k3.1-pro"
 SYSTEM = (

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ._contract import Violation, contract
-from .errors import RequestValidationError
+from kimi_ext._core.contract import Violation, contract
+from kimi_ext.errors import RequestValidationError
 
 # For editors and type checkers only; the values accepted at run time are the spec's
 # (a test keeps this in step with it).

@@ -62,11 +62,11 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
-from ._contract import contract
-from ._replay import arguments_replayable, first_duplicate
-from ._text import has_lone_surrogate
-from .errors import HistoryError
-from .results import (
+from kimi_ext._core.contract import contract
+from kimi_ext._core.replay import arguments_replayable, first_duplicate
+from kimi_ext._core.text import has_lone_surrogate
+from kimi_ext.errors import HistoryError
+from kimi_ext.results import (
     ChatCompletion,
     Message,
     Response,
@@ -419,7 +419,7 @@ class ChatHistory(History):
         """Append a user message: text or content parts (``image_url``, ``video_url``...).
         ``images`` are paths or bytes turned into ``image_url`` parts after the text."""
         if images:
-            from .images import image_part
+            from kimi_ext.images import image_part
 
             parts = [{"type": "text", "text": content}] if isinstance(content, str) else content
             content = [*parts, *(image_part(img) for img in images)]
@@ -475,7 +475,7 @@ class ChatHistory(History):
         assistant turn) the documented way: each call's ``function.arguments`` goes back
         unchanged as the content of a tool message with the same ``tool_call_id``. Calls
         named in ``names`` are treated as web search too. Returns how many were answered."""
-        from .tools import web_search_echo
+        from kimi_ext.tools import web_search_echo
 
         echoes = web_search_echo(result if result is not None else self, names=names)
         for echo in echoes:
@@ -578,7 +578,7 @@ class MessagesHistory(History):
         ``images`` are paths or bytes turned into base64 ``image`` blocks after the text.
         Right after tool results, the content joins their user message."""
         if images:
-            from .images import image_block
+            from kimi_ext.images import image_block
 
             blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
             content = [*blocks, *(image_block(img) for img in images)]
@@ -809,7 +809,7 @@ class ResponsesHistory(History):
         """Append a user message: text or input parts (``input_text``, ``input_image``...).
         ``images`` are paths or bytes turned into ``input_image`` parts after the text."""
         if images:
-            from .images import input_image
+            from kimi_ext.images import input_image
 
             parts = (
                 [{"type": "input_text", "text": content}] if isinstance(content, str) else content

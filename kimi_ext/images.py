@@ -17,8 +17,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ._contract import contract
-from .errors import RequestValidationError
+from kimi_ext._core.contract import contract
+from kimi_ext.errors import RequestValidationError
 
 Source = str | bytes | PathLike[str]
 

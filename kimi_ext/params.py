@@ -1,7 +1,7 @@
 """Keyword arguments of the three ``create()`` calls, named as on the wire.
 
 These TypedDicts give editors and type checkers the field names; the values are checked at
-run time by :mod:`kimi_ext.validation` before anything is sent. A top-level ``None`` means
+run time by :mod:`kimi_ext._core.validation` before anything is sent. A top-level ``None`` means
 "not given" and is left out of the body.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, TypedDict
 
 import httpx
 
-from .effort import Effort
+from kimi_ext.effort import Effort
 
 
 class CallOptions(TypedDict, total=False):

@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 
 import httpx
 
-from .errors import InvalidToolCallError, KimiError, request_id_of
-from .usage import Usage, usage_from
+from kimi_ext.errors import InvalidToolCallError, KimiError, request_id_of
+from kimi_ext.usage import Usage, usage_from
 
 # Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
 # arguments: they are read as the model meant them (lenient about control characters only).

@@ -18,9 +18,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from .errors import RequestValidationError, StructuredOutputError
-from .results import ChatCompletion, Message, Response, Result
-from .schema import build_value, schema_from_type
+from kimi_ext._core.type_schema import build_value, schema_from_type
+from kimi_ext.errors import RequestValidationError, StructuredOutputError
+from kimi_ext.results import ChatCompletion, Message, Response, Result
 
 T = TypeVar("T")
 TRUNCATED = {"chat": ("length",), "messages": ("max_tokens",), "responses": ("incomplete",)}

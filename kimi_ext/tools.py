@@ -17,7 +17,7 @@
     print(run.final.text, run.rounds)
     run.history            # the complete ChatHistory: continue the conversation with it
 
-A callable's JSON Schema comes from its type hints (:mod:`kimi_ext.schema`); the first
+A callable's JSON Schema comes from its type hints (:mod:`kimi_ext._core.type_schema`); the first
 docstring paragraph is the tool's description and the ``Args:`` lines describe the
 parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
 search, hand-written definitions) are sent as they are.
@@ -62,10 +62,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from .errors import ToolDefinitionError
-from .history import ChatHistory, History, MessagesHistory, ResponsesHistory
-from .results import ChatCompletion, Message, Response, Result, ToolCall, parse_arguments
-from .schema import build_value, is_pydantic_type, schema_from_type
+from kimi_ext._core.type_schema import build_value, is_pydantic_type, schema_from_type
+from kimi_ext.errors import ToolDefinitionError
+from kimi_ext.history import ChatHistory, History, MessagesHistory, ResponsesHistory
+from kimi_ext.results import ChatCompletion, Message, Response, Result, ToolCall, parse_arguments
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

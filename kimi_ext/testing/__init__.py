@@ -15,11 +15,11 @@ pytest users get the ``kimi_standin`` fixture from :mod:`kimi_ext.testing.pytest
 
 from __future__ import annotations
 
-from .caching import PromptCache
-from .faults import Fault
-from .replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
-from .rules import ServiceError
-from .standin import KimiStandIn, RecordedRequest, serve_forever
+from kimi_ext.testing.caching import PromptCache
+from kimi_ext.testing.faults import Fault
+from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
+from kimi_ext.testing.rules import ServiceError
+from kimi_ext.testing.standin import KimiStandIn, RecordedRequest, serve_forever
 
 __all__ = [
     "Fault",

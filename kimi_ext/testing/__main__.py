@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from .standin import serve_forever
+from kimi_ext.testing.standin import serve_forever
 
 
 def main(argv: Sequence[str] | None = None) -> None:

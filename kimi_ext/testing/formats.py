@@ -12,12 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._contract import contract
-from .caching import CacheUse
-from .faults import FaultPlan
-from .replies import Plan, PlannedCall, PlannedSearch, dump_json
-from .rules import RequestInfo, ServiceError
-from .sse import SSEEvent, split_pairs, split_text
+from kimi_ext._core.contract import contract
+from kimi_ext.testing.caching import CacheUse
+from kimi_ext.testing.faults import FaultPlan
+from kimi_ext.testing.replies import Plan, PlannedCall, PlannedSearch, dump_json
+from kimi_ext.testing.rules import RequestInfo, ServiceError
+from kimi_ext.testing.sse import SSEEvent, split_pairs, split_text
 
 
 def new_id(prefix: str, size: int = 24) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .standin import KimiStandIn
+from kimi_ext.testing.standin import KimiStandIn
 
 
 @pytest.fixture

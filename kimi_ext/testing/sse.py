@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .faults import FaultPlan
-from .replies import dump_json
+from kimi_ext.testing.faults import FaultPlan
+from kimi_ext.testing.replies import dump_json
 
 
 @dataclass(frozen=True)

@@ -38,11 +38,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from .._contract import contract
-from .caching import PromptCache
-from .faults import Fault, FaultPlan
-from .formats import RENDERERS, Context, auth_error, error_body, new_id
-from .replies import (
+from kimi_ext._core.contract import contract
+from kimi_ext.testing.caching import PromptCache
+from kimi_ext.testing.faults import Fault, FaultPlan
+from kimi_ext.testing.formats import RENDERERS, Context, auth_error, error_body, new_id
+from kimi_ext.testing.replies import (
     SEARCH_REASONING,
     Plan,
     Reply,
@@ -53,7 +53,7 @@ from .replies import (
     example_for_schema,
     plan_output,
 )
-from .rules import (
+from kimi_ext.testing.rules import (
     RequestInfo,
     ServiceError,
     check_chat,
@@ -61,7 +61,7 @@ from .rules import (
     check_responses,
     known_models,
 )
-from .sse import StreamScript, script_stream
+from kimi_ext.testing.sse import StreamScript, script_stream
 
 logger = logging.getLogger("kimi_ext.testing")
 

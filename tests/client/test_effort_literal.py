@@ -6,7 +6,7 @@ import typing
 
 import pytest
 
-from kimi_ext._contract import contract
+from kimi_ext._core.contract import contract
 from kimi_ext.effort import Effort
 
 

@@ -13,8 +13,8 @@ from client_helpers import OK, PATHS, minimal
 
 import kimi_ext
 from kimi_ext import Kimi, StructuredOutputError, usage_of
+from kimi_ext._core.type_schema import schema_from_type
 from kimi_ext.images import image_block, image_part, input_image, sniff_media_type, video_part
-from kimi_ext.schema import schema_from_type
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 16

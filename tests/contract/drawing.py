@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from kimi_ext._contract.schema import ecma_pattern
+from kimi_ext._core.contract.schema import ecma_pattern
 
 ASCII = st.characters(min_codepoint=0x20, max_codepoint=0x7E)
 

@@ -9,9 +9,9 @@ import typing
 import pytest
 from spec import spec
 
-from kimi_ext._contract import contract
-from kimi_ext._contract.schema import ecma_pattern
-from kimi_ext.building import CLIENT_OPTIONS
+from kimi_ext._core.building import CLIENT_OPTIONS
+from kimi_ext._core.contract import contract
+from kimi_ext._core.contract.schema import ecma_pattern
 from kimi_ext.effort import Effort
 from kimi_ext.params import ChatParams, MessagesParams, ResponsesParams
 

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from spec import FORMATS, all_errors, request_component, request_validator, spec
 
-from kimi_ext._contract import Violation, contract
+from kimi_ext._core.contract import Violation, contract
 from kimi_ext.testing.rules import ServiceError, check_chat, check_messages, check_responses
 
 SETTINGS = settings(

@@ -87,10 +87,10 @@ def test_resources_and_their_methods_are_documented() -> None:
 @pytest.mark.parametrize(
     ("module", "names"),
     [
-        ("kimi_ext.chat_stream", ["ChatCompletionStream", "AsyncChatCompletionStream"]),
-        ("kimi_ext.messages_stream", ["MessageStream", "AsyncMessageStream"]),
-        ("kimi_ext.responses_stream", ["ResponseStream", "AsyncResponseStream"]),
-        ("kimi_ext.streaming", ["StreamManager", "AsyncStreamManager"]),
+        ("kimi_ext.chat.stream", ["ChatCompletionStream", "AsyncChatCompletionStream"]),
+        ("kimi_ext.messages.stream", ["MessageStream", "AsyncMessageStream"]),
+        ("kimi_ext.responses.stream", ["ResponseStream", "AsyncResponseStream"]),
+        ("kimi_ext._core.streaming", ["StreamManager", "AsyncStreamManager"]),
         ("kimi_ext.structured", ["Structured"]),
     ],
 )

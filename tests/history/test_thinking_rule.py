@@ -9,7 +9,7 @@ import pytest
 from kimi_raw._contract import load
 
 from kimi_ext import ChatCompletion, ChatHistory, HistoryError
-from kimi_ext._contract import Contract, contract
+from kimi_ext._core.contract import Contract, contract
 
 
 def turn(model: str) -> ChatCompletion:

@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from kimi_ext import AsyncKimi, Kimi
-from kimi_ext.chat_stream import AsyncChatCompletionStream, ChatAccumulator, ChatCompletionStream
-from kimi_ext.messages_stream import (
+from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatAccumulator, ChatCompletionStream
+from kimi_ext.messages.stream import (
     AsyncMessageStream,
     MessageAccumulator,
     MessagesStreamEvent,
     MessageStream,
 )
-from kimi_ext.responses_stream import (
+from kimi_ext.responses.stream import (
     AsyncResponseStream,
     ResponseAccumulator,
     ResponsesStreamEvent,

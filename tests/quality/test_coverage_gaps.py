@@ -15,20 +15,20 @@ from quality_helpers import ASYNC_STREAM, FINAL, SYNC_STREAM, encode_event, stre
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Message, Response, Usage, usage_of
-from kimi_ext.building import CHAT, MESSAGES, RESPONSES, prepare
-from kimi_ext.chat_stream import ChatAccumulator
+from kimi_ext._core.building import CHAT, MESSAGES, RESPONSES, prepare
+from kimi_ext._core.retries import RetryPolicy, retry_after_seconds
+from kimi_ext._core.sending import check_base_url
+from kimi_ext._core.sse import SSEDecoder
+from kimi_ext._core.streaming import StreamEvent
+from kimi_ext._core.type_schema import build_value, schema_from_type
+from kimi_ext.chat.stream import ChatAccumulator
 from kimi_ext.errors import (
     RequestValidationError,
     parse_error_body,
     status_error_from_event,
     status_error_from_response,
 )
-from kimi_ext.responses_stream import ResponseAccumulator
-from kimi_ext.retries import RetryPolicy, retry_after_seconds
-from kimi_ext.schema import build_value, schema_from_type
-from kimi_ext.sending import check_base_url
-from kimi_ext.sse import SSEDecoder
-from kimi_ext.streaming import StreamEvent
+from kimi_ext.responses.stream import ResponseAccumulator
 
 # ------------------------------------------------------------------ sending and retries
 
@@ -551,7 +551,7 @@ def test_absurdly_deep_json_is_a_kimi_error_not_a_recursion_error() -> None:
     import httpx
 
     from kimi_ext import APIResponseError
-    from kimi_ext.sending import parse_json_body
+    from kimi_ext._core.sending import parse_json_body
 
     deep = b"[" * 200_000 + b"]" * 200_000
     response = httpx.Response(200, content=deep, request=httpx.Request("POST", "https://x"))
@@ -566,7 +566,7 @@ def test_absurdly_deep_json_is_a_kimi_error_not_a_recursion_error() -> None:
 def _stream_answer(content_type: str, body: bytes) -> Any:
     import httpx
 
-    from kimi_ext.chat_stream import ChatCompletionStream
+    from kimi_ext.chat.stream import ChatCompletionStream
 
     transport = httpx.MockTransport(
         lambda request: httpx.Response(200, headers={"content-type": content_type}, content=body)
@@ -597,7 +597,7 @@ async def test_async_stream_that_is_not_an_event_stream() -> None:
     import pytest
 
     from kimi_ext import APIResponseError
-    from kimi_ext.chat_stream import AsyncChatCompletionStream
+    from kimi_ext.chat.stream import AsyncChatCompletionStream
 
     transport = httpx.MockTransport(
         lambda request: httpx.Response(200, headers={"content-type": "text/plain"}, content=b"ok")

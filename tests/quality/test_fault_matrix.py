@@ -39,7 +39,7 @@ from quality_helpers import (
 
 import kimi_ext
 from kimi_ext import APIResponseError, AsyncKimi, IncompleteStreamError, Kimi, KimiError
-from kimi_ext.streaming import _StreamCore
+from kimi_ext._core.streaming import _StreamCore
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 
 REPLY = Reply(
@@ -118,7 +118,7 @@ async def run_async_stream(
 @pytest.fixture(params=["whole-lines", "long-lines"])
 def line_reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each cut test runs twice: lines read whole, and every line that spans reads parsed
-    as it arrives (kimi_ext.longjson; only Responses takes it, the other formats read
+    as it arrives (kimi_ext._core.longjson; only Responses takes it, the other formats read
     lines whole), so a cut inside such a line is covered too."""
     if request.param == "long-lines":
         monkeypatch.setattr(_StreamCore, "long_line_at", 1)

@@ -3,7 +3,7 @@
 For any JSON text (spelled the way ``json.dumps`` spells it with or without
 ``ensure_ascii``, or with escapes spelled otherwise), any split of its UTF-8 bytes, and
 any known strings (equal to strings of the value, prefixes of them, or unrelated),
-:class:`~kimi_ext.longjson.LongJSONLine` returns ``json.loads`` of the text, and spells
+:class:`~kimi_ext._core.longjson.LongJSONLine` returns ``json.loads`` of the text, and spells
 the text again exactly. Text that is not JSON (valid JSON with characters inserted or
 removed, invalid UTF-8) comes back verbatim. ``LONG_STRING`` is made small so short
 generated strings take the long-string path too.
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kimi_ext import longjson
-from kimi_ext.longjson import LongJSONLine, ParsedLine
+from kimi_ext._core.longjson import LongJSONLine, ParsedLine
 
 SETTINGS = settings(
     max_examples=300,

@@ -25,9 +25,9 @@ from quality_helpers import (
     recorded_payloads,
 )
 
-from kimi_ext.chat_stream import ChatStreamEvent
-from kimi_ext.messages_stream import MessagesStreamEvent
-from kimi_ext.responses_stream import ResponsesStreamEvent
+from kimi_ext.chat.stream import ChatStreamEvent
+from kimi_ext.messages.stream import MessagesStreamEvent
+from kimi_ext.responses.stream import ResponsesStreamEvent
 
 CASES = recorded_payloads()
 EVENT = {

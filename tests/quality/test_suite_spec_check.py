@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kimi_ext import Kimi
-from kimi_ext._contract import Contract
+from kimi_ext._core.contract import Contract
 from kimi_ext.testing import KimiStandIn
 
 

@@ -25,9 +25,9 @@ from quality_helpers import ROOT, json_values
 from ruamel.yaml import YAML
 from test_validation_properties import VALID
 
+from kimi_ext._core.validation import validate
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.testing.rules import ServiceError, check_chat, check_messages, check_responses
-from kimi_ext.validation import validate
 
 SETTINGS = settings(
     max_examples=150,
@@ -196,7 +196,7 @@ def test_mutated_bodies_get_the_same_verdict_and_path(fmt: str, data: st.DataObj
         )
     elif client is not None:
         # JSON Schema counts 1.0 as an integer; the contract does not (the service parses
-        # integers strictly: see kimi_ext/_contract/schema.py).
+        # integers strictly: see kimi_ext/_core/contract/schema.py).
         strict_integer = isinstance(client.value, float) and "integer" in client.rule
         assert strict_integer or any(rule in client.rule for rule in EXTENSION_RULES), str(client)
 

@@ -75,7 +75,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request
 
 from kimi_ext import RequestValidationError
-from kimi_ext.validation import validate_messages
+from kimi_ext._core.validation import validate_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"

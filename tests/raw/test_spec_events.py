@@ -48,14 +48,14 @@ def handled(module: str, pattern: str) -> set[str]:
 @pytest.mark.parametrize(
     ("fmt", "union", "module", "pattern"),
     [
-        ("responses", "ResponseStreamEvent", "responses_stream.py", r"response\.[a-z_.]+|error"),
+        ("responses", "ResponseStreamEvent", "responses/stream.py", r"response\.[a-z_.]+|error"),
         (
             "messages",
             "MessageStreamEvent",
-            "messages_stream.py",
+            "messages/stream.py",
             r"message_(start|delta|stop)|content_block_(start|delta|stop)|ping|error",
         ),
-        ("messages", "ContentBlockDelta", "messages_stream.py", r"[a-z_]+_delta"),
+        ("messages", "ContentBlockDelta", "messages/stream.py", r"[a-z_]+_delta"),
     ],
 )
 def test_every_event_type_the_client_handles_is_in_the_spec(

@@ -17,7 +17,7 @@ import pytest
 from ruamel.yaml import YAML
 from test_responses_raw import REQUEST_BODIES as RESPONSES_REQUESTS
 
-from kimi_ext._contract import Violation, contract
+from kimi_ext._core.contract import Violation, contract
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -1009,7 +1009,7 @@ def test_missing_nested_fields(wire: Wire, fmt: str, extra: dict[str, Any], expe
 
 
 def test_a_service_template_the_value_does_not_fit_falls_back_to_the_rule() -> None:
-    from kimi_ext._contract import Violation
+    from kimi_ext._core.contract import Violation
     from kimi_ext.testing.rules import Checker
 
     broken = Violation(("tools", 0, "name"), "x", "must be unique", service="{value[name]}")

@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 
-from kimi_ext.chat_stream import AsyncChatCompletionStream, ChatCompletionStream
-from kimi_ext.messages_stream import AsyncMessageStream, MessageStream
-from kimi_ext.responses_stream import AsyncResponseStream, ResponseStream
+from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
+from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
 from kimi_ext.results import ChatCompletion, Message, Response
 
 DATA = Path(__file__).parent / "data"

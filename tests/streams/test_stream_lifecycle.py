@@ -26,9 +26,9 @@ from stream_helpers import (
 )
 
 import kimi_ext.errors as E
-from kimi_ext.chat_stream import AsyncChatCompletionStream, ChatCompletionStream
-from kimi_ext.messages_stream import MessageStream
-from kimi_ext.streaming import AsyncStreamManager, StreamEvent, StreamManager
+from kimi_ext._core.streaming import AsyncStreamManager, StreamEvent, StreamManager
+from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+from kimi_ext.messages.stream import MessageStream
 
 COMPLETE = [
     "chat_text.sse",

@@ -1,7 +1,7 @@
 """Long ``data`` lines: parsed as they arrive, with what the stream holds shared.
 
 A line longer than ``long_line_at`` bytes that spans reads goes to
-:class:`~kimi_ext.longjson.LongJSONLine`. These tests check the decoder's hand-over (any
+:class:`~kimi_ext._core.longjson.LongJSONLine`. These tests check the decoder's hand-over (any
 split, the ``data:`` spellings, a BOM, a second data line, the end of the body) and the
 streams: the same results and events as reading the line whole, the repeated text of
 Responses' last event shared with what was accumulated, a cut line kept in ``.partial``,
@@ -18,8 +18,8 @@ import pytest
 from stream_helpers import ASYNC, FINAL, SECRET, SYNC, bare_response
 
 from kimi_ext import IncompleteStreamError
-from kimi_ext.longjson import LONG_STRING, LongJSONLine, ParsedLine
-from kimi_ext.sse import SSEDecoder
+from kimi_ext._core.longjson import LONG_STRING, LongJSONLine, ParsedLine
+from kimi_ext._core.sse import SSEDecoder
 
 LONG_TEXT = ('Fjords are deep, "glacier"-carved inlets; see Sognefjord.\n' * 400) + "é😀"
 REASONING = "Think about the fjord depths and the \\ escapes. " * 500

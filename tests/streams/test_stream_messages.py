@@ -9,7 +9,7 @@ import pytest
 from stream_helpers import SECRET, bare_response, load, open_sync, run_async, run_sync
 
 import kimi_ext.errors as E
-from kimi_ext.messages_stream import AsyncMessageStream
+from kimi_ext.messages.stream import AsyncMessageStream
 from kimi_ext.results import Message
 
 TEXT_FINAL = {

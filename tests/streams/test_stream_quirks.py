@@ -26,9 +26,9 @@ from kimi_ext import (
     MessagesHistory,
     ResponsesHistory,
 )
-from kimi_ext.building import CHAT, prepare
+from kimi_ext._core.building import CHAT, prepare
+from kimi_ext._core.streaming import DRAIN_GRACE
 from kimi_ext.results import ChatCompletion, Message, Response
-from kimi_ext.streaming import DRAIN_GRACE
 
 
 def sse(*events: Any, done: bool = False) -> bytes:

@@ -18,7 +18,7 @@ from stream_helpers import (
 )
 
 import kimi_ext.errors as E
-from kimi_ext.responses_stream import AsyncResponseStream
+from kimi_ext.responses.stream import AsyncResponseStream
 from kimi_ext.results import Response
 
 

@@ -2,7 +2,7 @@
 
 The steps, in order: drop client-only options and top-level ``None``s, turn history objects
 into wire lists, place and normalize ``effort``, validate against the documented rules
-(:mod:`kimi_ext.validation`), then merge ``extra_body`` (on purpose, unchecked). The path,
+(:mod:`kimi_ext._core.validation`), then merge ``extra_body`` (on purpose, unchecked). The path,
 method and format headers come from the generated ``kimi_raw`` request builder, so the wire
 stays defined by the specs in ``openapi/``.
 """
@@ -20,11 +20,11 @@ from typing import Any
 
 import httpx
 
-from ._contract import contract
-from ._text import has_lone_surrogate
-from .effort import normalize_effort
-from .errors import RequestValidationError
-from .validation import validate_chat, validate_messages, validate_responses
+from kimi_ext._core.contract import contract
+from kimi_ext._core.text import has_lone_surrogate
+from kimi_ext._core.validation import validate_chat, validate_messages, validate_responses
+from kimi_ext.effort import normalize_effort
+from kimi_ext.errors import RequestValidationError
 
 # Options that shape the call, never sent as body fields.
 CLIENT_OPTIONS = frozenset(

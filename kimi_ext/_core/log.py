@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import searched_key
+from kimi_ext.errors import searched_key
 
 logger = logging.getLogger("kimi_ext")
 

@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .fast import Fail, FastCheck
-from .fast import build as build_fast
-from .schema import Check, Compiler, Path, Violation, json_type
+from kimi_ext._core.contract.fast import Fail, FastCheck
+from kimi_ext._core.contract.fast import build as build_fast
+from kimi_ext._core.contract.schema import Check, Compiler, Path, Violation, json_type
 
 __all__ = ["Contract", "ModelRules", "Path", "Violation", "contract", "format_path", "json_type"]
 

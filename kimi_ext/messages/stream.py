@@ -36,8 +36,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .results import Message, parse_arguments
-from .streaming import (
+from kimi_ext._core.streaming import (
     TEXT_BATCH,
     Accumulator,
     AsyncStream,
@@ -46,6 +45,7 @@ from .streaming import (
     SyncStream,
     TextBuffer,
 )
+from kimi_ext.results import Message, parse_arguments
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
 

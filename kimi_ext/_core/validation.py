@@ -2,7 +2,7 @@
 
 The rules are not written here: they are the request schema and ``x-kimi-*`` extensions of
 ``openapi/<format>.yaml``, derived by ``make generate`` and compiled by
-:mod:`kimi_ext._contract`. This module adds only what the *client* decides on top: an
+:mod:`kimi_ext._core.contract`. This module adds only what the *client* decides on top: an
 unknown top-level field is refused (a typo would otherwise be dropped silently by the
 gateway; ``extra_body=`` sends such a field on purpose), and every failure becomes a
 :class:`~kimi_ext.errors.RequestValidationError` naming the JSON path, the value and the rule.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._contract import Violation, contract, format_path
-from .errors import RequestValidationError
+from kimi_ext._core.contract import Violation, contract, format_path
+from kimi_ext.errors import RequestValidationError
 
 
 def validate(fmt: str, body: Mapping[str, Any]) -> None:

@@ -19,7 +19,7 @@ from email.utils import parsedate_to_datetime
 
 import httpx
 
-from .errors import APIConnectionError, APIStatusError, QuotaExceededError
+from kimi_ext.errors import APIConnectionError, APIStatusError, QuotaExceededError
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 INITIAL_DELAY = 0.5

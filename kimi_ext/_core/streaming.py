@@ -1,11 +1,11 @@
 """What all streams share: events, accumulators, the sync and async shells, managers.
 
 A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
-:class:`~kimi_ext.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
+:class:`~kimi_ext._core.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
 to the format's accumulator (a plain class, written once per format and shared by the
 sync and async stream). In Responses, whose events repeat text earlier ones carried
 (``repeats_text``), a ``data`` line longer than ``long_line_at`` (64 KiB) is parsed as its
-bytes arrive by :class:`~kimi_ext.longjson.LongJSONLine`, which shares the long strings
+bytes arrive by :class:`~kimi_ext._core.longjson.LongJSONLine`, which shares the long strings
 the accumulator already holds: the last event, which repeats the whole output, is then
 not held a second and third time. Nothing is typed per event: a :class:`StreamEvent` is a tiny
 slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
@@ -61,7 +61,10 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from .errors import (
+from kimi_ext._core.longjson import LongJSONLine, ParsedLine
+from kimi_ext._core.sending import CallState, call_state
+from kimi_ext._core.sse import LONG_LINE, SSEDecoder, SSELineTooLong
+from kimi_ext.errors import (
     APIResponseError,
     IncompleteStreamError,
     KimiError,
@@ -70,10 +73,7 @@ from .errors import (
     redact_json,
     status_error_from_event,
 )
-from .longjson import LongJSONLine, ParsedLine
-from .results import Result
-from .sending import CallState, call_state
-from .sse import LONG_LINE, SSEDecoder, SSELineTooLong
+from kimi_ext.results import Result
 
 __all__ = [
     "TEXT_BATCH",
@@ -295,7 +295,7 @@ class _StreamCore(Generic[ResultT]):
 
     _accumulator_type: ClassVar[type[Accumulator[Any]]]
     _event_type: ClassVar[type[StreamEvent]] = StreamEvent
-    # A data line longer than this is parsed as it arrives (see kimi_ext.longjson).
+    # A data line longer than this is parsed as it arrives (see kimi_ext._core.longjson).
     long_line_at: ClassVar[int] = LONG_LINE
 
     def __init__(self, response: httpx.Response, *, secret: Any) -> None:

@@ -31,9 +31,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .longjson import LONG_STRING
-from .results import Response
-from .streaming import (
+from kimi_ext._core.longjson import LONG_STRING
+from kimi_ext._core.streaming import (
     TEXT_BATCH,
     Accumulator,
     AsyncStream,
@@ -42,6 +41,7 @@ from .streaming import (
     SyncStream,
     TextBuffer,
 )
+from kimi_ext.results import Response
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
 

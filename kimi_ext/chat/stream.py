@@ -31,8 +31,7 @@ from typing import Any, ClassVar
 
 import httpx
 
-from .results import ChatCompletion
-from .streaming import (
+from kimi_ext._core.streaming import (
     TEXT_BATCH,
     Accumulator,
     AsyncStream,
@@ -41,6 +40,7 @@ from .streaming import (
     SyncStream,
     TextBuffer,
 )
+from kimi_ext.results import ChatCompletion
 
 __all__ = [
     "AsyncChatCompletionStream",

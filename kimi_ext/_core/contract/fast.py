@@ -6,7 +6,7 @@ values, required and known fields, lists, tagged unions, string limits) are also
 one plain Python function per component here, compiled once with ``exec``. Whatever this
 generator does not inline (conditionals, extensions, untagged unions) calls the reference
 check for that node. The one rule: when the fast check passes, the body is valid. When it
-fails, :class:`~kimi_ext._contract.Contract` runs the reference validator, which finds the
+fails, :class:`~kimi_ext._core.contract.Contract` runs the reference validator, which finds the
 path and the rule (or, if the fast check was merely conservative, passes).
 
 This is an optimization only; deleting it (and its call in ``Contract.check``) leaves the
@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._text import has_lone_surrogate
-from .schema import _ANNOTATIONS, Compiler, Violation, ecma_pattern
+from kimi_ext._core.contract.schema import _ANNOTATIONS, Compiler, Violation, ecma_pattern
+from kimi_ext._core.text import has_lone_surrogate
 
 FastCheck = Callable[[Any], None]
 

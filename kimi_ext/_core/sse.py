@@ -19,7 +19,7 @@ joined once, and each read is scanned a fixed number of times, never re-scanned 
 A decoder made with ``long_line=`` hands a ``data`` line that grows past ``long_line_at``
 bytes, as its bytes arrive, to a sink that factory makes (or reads it whole if the
 factory returns None) (the streams use
-:class:`~kimi_ext.longjson.LongJSONLine`, which parses the JSON without holding the line
+:class:`~kimi_ext._core.longjson.LongJSONLine`, which parses the JSON without holding the line
 twice); the event's ``data`` is then what the sink's ``close()`` returns. Only a line that
 spans reads can go to the sink, so that depends on the split; the text does not.
 

@@ -24,11 +24,12 @@ from typing import Any
 
 import httpx
 
-from . import __version__
-from ._config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
-from ._logging import SENSITIVE_HEADERS, logger, redact_headers
-from .building import UNSET_TIMEOUT, Prepared
-from .errors import (
+from kimi_ext._core.building import UNSET_TIMEOUT, Prepared
+from kimi_ext._core.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
+from kimi_ext._core.log import SENSITIVE_HEADERS, logger, redact_headers
+from kimi_ext._core.retries import RetryPolicy, new_idempotency_key, retry_after_seconds
+from kimi_ext._core.version import __version__
+from kimi_ext.errors import (
     APIConnectionError,
     APIResponseError,
     APIStatusError,
@@ -41,7 +42,6 @@ from .errors import (
     redact_bytes,
     status_error_from_response,
 )
-from .retries import RetryPolicy, new_idempotency_key, retry_after_seconds
 
 USER_AGENT = f"kimi-ext/{__version__}"
 # Where a response carries its CallState (see call_state).
