@@ -519,7 +519,7 @@ def history_messages(fmt: str, turns: int, scale: int = 1250) -> tuple[Any, dict
     application builds it: ``add()`` of each reply and ``add_tool_result`` for each call.
     ``history.to_wire()`` is the plain list."""
     import kimi_ext
-    from kimi_ext.results import ChatCompletion, Message, Response
+    from kimi_ext import ChatCompletion, Message, Response
 
     script = history_turns(turns, scale)
     if fmt == "chat":

@@ -24,10 +24,12 @@ What is here:
 from __future__ import annotations
 
 from kimi_ext._core.config import DEFAULT_BASE_URL, FALLBACK_BASE_URL, SEEDROUTER_BASE_URL
+from kimi_ext._core.effort import normalize_effort
+from kimi_ext._core.result import ToolCall
 from kimi_ext._core.version import __version__
+from kimi_ext.chat import ChatCompletion, ChatHistory, web_search_echo
 from kimi_ext.client import AsyncKimi, Kimi
 from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage, resume
-from kimi_ext.effort import normalize_effort
 from kimi_ext.errors import (
     APIConnectionError,
     APIError,
@@ -53,9 +55,10 @@ from kimi_ext.errors import (
     ToolDefinitionError,
     UnprocessableEntityError,
 )
-from kimi_ext.history import ChatHistory, MessagesHistory, ResponsesHistory
-from kimi_ext.results import ChatCompletion, Message, Response, ToolCall
-from kimi_ext.tools import Tool, ToolRun, tool, web_search_echo
+from kimi_ext.messages import Message, MessagesHistory
+from kimi_ext.responses import Response, ResponsesHistory
+from kimi_ext.tool_loop import ToolRun
+from kimi_ext.tools import Tool, tool
 from kimi_ext.usage import Usage, usage_of
 
 __all__ = [

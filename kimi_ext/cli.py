@@ -33,23 +33,21 @@ import httpx
 
 from kimi_ext import errors
 from kimi_ext._core.config import ENV_API_KEY, ENV_BASE_URL
+from kimi_ext._core.effort import normalize_effort
+from kimi_ext._core.format import Format
+from kimi_ext._core.history import History
+from kimi_ext._core.result import Result
 from kimi_ext._core.sending import is_loopback
 from kimi_ext._core.version import __version__
 from kimi_ext.client import Kimi
-from kimi_ext.effort import normalize_effort
-from kimi_ext.history import ChatHistory, History, MessagesHistory, ResponsesHistory
-from kimi_ext.results import Result
+from kimi_ext.formats import FORMATS as WIRE_FORMATS
+from kimi_ext.formats import format_named
 from kimi_ext.structured import parse_result, place_schema
 from kimi_ext.usage import Usage
 
-FORMATS = ("chat", "messages", "responses")
+FORMATS = tuple(f.name for f in WIRE_FORMATS)
 DEFAULT_MODEL = "kimi-k3.1-pro"
 DEFAULT_MAX_TOKENS = 32_768
-FINAL = {
-    "chat": "get_final_completion",
-    "messages": "get_final_message",
-    "responses": "get_final_response",
-}
 
 # Narrowest class first: the first match decides the exit code.
 EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
@@ -145,11 +143,10 @@ def usage_line(usage: Usage) -> str:
 
 def new_history(fmt: str, system: str | None) -> History:
     """An empty history of ``fmt`` with its system prompt / instructions."""
-    if fmt == "chat":
-        return ChatHistory(system=system)
-    if fmt == "messages":
-        return MessagesHistory(system=system)
-    return ResponsesHistory(instructions=system)
+    wire = format_named(fmt)
+    # The histories name it as their format does (Chat keeps it as its first message).
+    make: Callable[..., History] = wire.history_type
+    return make(**{wire.system_field or "system": system})
 
 
 def load_conversation(path: Path) -> tuple[str, History]:
@@ -157,12 +154,7 @@ def load_conversation(path: Path) -> tuple[str, History]:
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
         fmt = saved["format"]
-        loaders: dict[str, Callable[[str], History]] = {
-            "chat": ChatHistory.loads,
-            "messages": MessagesHistory.loads,
-            "responses": ResponsesHistory.loads,
-        }
-        return fmt, loaders[fmt](saved["history"])
+        return fmt, format_named(fmt).history_type.loads(saved["history"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise errors.ClientConfigError(f"--load {path}: not a saved conversation ({exc})") from None
 
@@ -232,6 +224,7 @@ class ChatSession:
                 )
         else:
             self.fmt, self.history = args.format, new_history(args.format, args.system)
+        self.wire: Format[Any, Any, Any] = format_named(self.fmt)
         self.model: str = args.model
         self.effort: str | None = args.effort
         self.schema: Any = None
@@ -252,28 +245,21 @@ class ChatSession:
         """The request of the next turn, in this session's format."""
         a = self.args
         params: dict[str, Any] = {"model": self.model, "effort": self.effort}
-        limit = a.max_tokens
-        if self.fmt == "chat":
-            params["messages"] = self.history
-            params["max_completion_tokens"] = limit
-        elif self.fmt == "messages":
-            params["messages"] = self.history
-            params["system"] = getattr(self.history, "system", None)
-            params["max_tokens"] = limit or DEFAULT_MAX_TOKENS
-        else:
-            params["input"] = self.history
-            params["instructions"] = getattr(self.history, "instructions", None)
-            params["max_output_tokens"] = limit
+        wire = self.wire
+        params[wire.history_field] = self.history
+        if wire.system_field:
+            params[wire.system_field] = getattr(self.history, wire.system_field, None)
+        limit_field = wire.output_limit_field
+        # Where the limit is required (Messages), a default stands in for "not given".
+        required = limit_field in wire.contract.required
+        params[limit_field] = a.max_tokens or (DEFAULT_MAX_TOKENS if required else None)
         if self.schema is not None:
-            params = place_schema(self.fmt, params, self.schema)
+            params = place_schema(wire, params, self.schema)
         return params
 
     def resource(self) -> Any:
         """The client resource of this session's format."""
-        c = self.client
-        return {"chat": c.chat.completions, "messages": c.messages, "responses": c.responses}[
-            self.fmt
-        ]
+        return self.wire.resource_of(self.client)
 
     def turn(self, text: str, images: Sequence[str] = ()) -> Result:
         """Send one user turn and print the answer; the history keeps it only when complete."""
@@ -330,7 +316,7 @@ class ChatSession:
             return result
         with resource.stream(**self.params()) as stream:
             self._print_stream(stream.fragments)
-            final: Result = getattr(stream, FINAL[self.fmt])()
+            final: Result = getattr(stream, self.wire.final_getter)()
             return final
 
     def _print_stream(self, fragments: Any) -> None:

@@ -19,23 +19,14 @@ One client speaks all three wire formats::
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, Unpack, cast, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
 
 import httpx
 
 from kimi_ext._core import log as _logging
-from kimi_ext._core.building import (
-    CHAT,
-    MESSAGES,
-    RESPONSES,
-    Endpoint,
-    Prepared,
-    check_header,
-    prepare,
-)
+from kimi_ext._core.building import Prepared, check_header, prepare
 from kimi_ext._core.config import (
     DEFAULT_BASE_URL,
     DEFAULT_LIMITS,
@@ -46,6 +37,8 @@ from kimi_ext._core.config import (
     ENV_BASE_URL,
     FALLBACK_BASE_URL,
 )
+from kimi_ext._core.format import AsyncStreamT, Format, ResultT, StreamT
+from kimi_ext._core.result import Result
 from kimi_ext._core.retries import RetryPolicy
 from kimi_ext._core.sending import (
     AsyncSender,
@@ -54,19 +47,19 @@ from kimi_ext._core.sending import (
     loopback_http_origins,
     parse_json_body,
 )
+from kimi_ext.chat import ChatCompletion, ChatHistory, ChatParams, ContinuedChatCompletion
 from kimi_ext.errors import ClientConfigError, RequestValidationError, _Secret
-from kimi_ext.params import ChatParams, MessagesParams, ResponsesParams
-from kimi_ext.results import ChatCompletion, Message, Response, Result
+from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
+from kimi_ext.messages import ContinuedMessage, Message, MessagesHistory, MessagesParams
+from kimi_ext.responses import Response, ResponsesHistory, ResponsesParams
 from kimi_ext.structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
     from kimi_ext._core.streaming import AsyncStreamManager, StreamManager
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
-    from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage
-    from kimi_ext.history import ChatHistory, MessagesHistory, ResponsesHistory
     from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
     from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
-    from kimi_ext.tools import ToolRun
+    from kimi_ext.tool_loop import ToolRun
 
 __all__ = ["AsyncKimi", "Kimi"]
 
@@ -76,6 +69,9 @@ _DEFAULT = object()
 
 class _ClientBase:
     """Settings shared by the sync and async clients (resolved once, at construction)."""
+
+    is_async: bool = False
+    """True for :class:`AsyncKimi`: its calls return awaitables."""
 
     def _configure(
         self,
@@ -259,12 +255,14 @@ class Kimi(_ClientBase):
         response = self._sender.send(prepared)
         return result_cls(parse_json_body(response, self._key), response)
 
-    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> StreamManager[Any]:
+    def _stream_manager(
+        self, prepared: Prepared, stream_cls: type[StreamT]
+    ) -> StreamManager[StreamT]:
         from kimi_ext._core.streaming import StreamManager
 
         return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
-    def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
+    def _open_stream(self, prepared: Prepared, stream_cls: type[StreamT]) -> StreamT:
         return stream_cls(self._sender.send(prepared), secret=self._key)
 
     def close(self) -> None:
@@ -281,6 +279,8 @@ class Kimi(_ClientBase):
 
 class AsyncKimi(_ClientBase):
     """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
+
+    is_async = True
 
     def __init__(
         self,
@@ -313,12 +313,16 @@ class AsyncKimi(_ClientBase):
         response = await self._sender.send(prepared)
         return result_cls(parse_json_body(response, self._key), response)
 
-    def _stream_manager(self, prepared: Prepared, stream_cls: Any) -> AsyncStreamManager[Any]:
+    def _stream_manager(
+        self, prepared: Prepared, stream_cls: type[AsyncStreamT]
+    ) -> AsyncStreamManager[AsyncStreamT]:
         from kimi_ext._core.streaming import AsyncStreamManager
 
         return AsyncStreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
 
-    async def _open_stream(self, prepared: Prepared, stream_cls: Any) -> Any:
+    async def _open_stream(
+        self, prepared: Prepared, stream_cls: type[AsyncStreamT]
+    ) -> AsyncStreamT:
         return stream_cls(await self._sender.send(prepared), secret=self._key)
 
     async def close(self) -> None:
@@ -334,93 +338,97 @@ class AsyncKimi(_ClientBase):
 
 
 # --- resources ------------------------------------------------------------------------------
-# Each resource names its endpoint, result type and stream types; the clients do the work.
-# The per-format classes only give each method its typed signature and docstring: what the
-# methods do is written once below, for sync and for async.
+# What a resource does is written once, generic in the format's result and stream types
+# (_SyncResource / _AsyncResource); the per-format classes name their Format and give each
+# method its typed keyword arguments and docstring. mypy checks them with no cast.
 
 
-class _Resource:
-    endpoint: Endpoint
-    result_cls: type[Result]
-    stream_type: tuple[str, str]  # (module in kimi_ext, class): imported on first stream
-
-    def __init__(self, client: Any) -> None:
-        self._client = client
+class _Resource(Generic[ResultT, StreamT, AsyncStreamT]):
+    format: Format[ResultT, StreamT, AsyncStreamT]
 
     def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
-        return prepare(self.endpoint, params, stream=stream)
-
-    def _stream_cls(self) -> Any:
-        module, name = self.stream_type
-        return getattr(importlib.import_module(f"kimi_ext.{module}"), name)
-
-    def _stream(self, params: Mapping[str, Any]) -> Any:
-        """The stream manager of ``stream()`` (sync or async, as the client is)."""
-        return self._client._stream_manager(self._prepare(params, True), self._stream_cls())
+        return prepare(self.format, params, stream=stream)
 
 
-class _SyncResource(_Resource):
+# sync/async twin of _AsyncResource: keep the two in step.
+class _SyncResource(_Resource[ResultT, StreamT, Any]):
+    def __init__(self, client: Kimi) -> None:
+        self._client = client
+
     def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
         """Structured output: ``schema`` (JSON Schema dict, dataclass or TypedDict) goes in
         the format's own field; the answer is validated and decoded into ``.value``.
 
         Raises StructuredOutputError (``truncated=True`` when cut by the token limit).
         """
-        params = place_schema(self.endpoint.name, params, schema, name=name)
-        result = self._client._call(self._prepare(params, False), self.result_cls)
+        params = place_schema(self.format, params, schema, name=name)
+        result = self._client._call(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
 
-    def _create(self, params: Mapping[str, Any], stream: bool) -> Any:
+    def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | StreamT:
         prepared = self._prepare(params, stream)
         if stream:
-            return self._client._open_stream(prepared, self._stream_cls())
-        return self._client._call(prepared, self.result_cls)
+            return self._client._open_stream(prepared, self.format.load_stream())
+        return self._client._call(prepared, self.format.result_type)
 
-    def _run_tools(self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]) -> Any:
-        from kimi_ext.tools import run_tools
+    def _stream(self, params: Mapping[str, Any]) -> StreamManager[StreamT]:
+        """The stream manager of ``stream()``."""
+        return self._client._stream_manager(self._prepare(params, True), self.format.load_stream())
+
+    def _run_tools(
+        self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
+    ) -> ToolRun[Any, Any]:
+        from kimi_ext.tool_loop import run_tools
 
         return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
 
-    def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
+    def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import continue_answer
 
         return continue_answer(self, prefix=prefix, **params)
 
 
-class _AsyncResource(_Resource):
+# sync/async twin of _SyncResource: keep the two in step.
+class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT]):
+    def __init__(self, client: AsyncKimi) -> None:
+        self._client = client
+
     async def parse(
         self, *, schema: Any, name: str | None = None, **params: Any
     ) -> Structured[Any]:
         """Async structured output (see the sync ``parse``)."""
-        params = place_schema(self.endpoint.name, params, schema, name=name)
-        result = await self._client._call(self._prepare(params, False), self.result_cls)
+        params = place_schema(self.format, params, schema, name=name)
+        result = await self._client._call(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
 
-    async def _create(self, params: Mapping[str, Any], stream: bool) -> Any:
+    async def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | AsyncStreamT:
         prepared = self._prepare(params, stream)
         if stream:
-            return await self._client._open_stream(prepared, self._stream_cls())
-        return await self._client._call(prepared, self.result_cls)
+            return await self._client._open_stream(prepared, self.format.load_async_stream())
+        return await self._client._call(prepared, self.format.result_type)
+
+    def _stream(self, params: Mapping[str, Any]) -> AsyncStreamManager[AsyncStreamT]:
+        """The async stream manager of ``stream()``."""
+        prepared = self._prepare(params, True)
+        return self._client._stream_manager(prepared, self.format.load_async_stream())
 
     async def _run_tools(
         self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
-    ) -> Any:
-        from kimi_ext.tools import arun_tools
+    ) -> ToolRun[Any, Any]:
+        from kimi_ext.tool_loop import arun_tools
 
         return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
 
-    async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Any:
+    async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import acontinue_answer
 
         return await acontinue_answer(self, prefix=prefix, **params)
 
 
-class ChatCompletions(_SyncResource):
+class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream"]):
     """``client.chat.completions``: ``POST /v1/chat/completions``."""
 
-    endpoint = CHAT
-    result_cls = ChatCompletion
-    stream_type = ("chat.stream", "ChatCompletionStream")
+    format = CHAT
 
     @overload
     def create(
@@ -438,23 +446,25 @@ class ChatCompletions(_SyncResource):
         Keyword arguments are named as on the wire; ``effort=`` sets ``reasoning_effort``.
         Raises RequestValidationError (nothing sent) when a documented rule is broken.
         """
-        return cast("ChatCompletion | ChatCompletionStream", self._create(params, stream))
+        return self._create(params, stream)
 
     def stream(self, **params: Unpack[ChatParams]) -> StreamManager[ChatCompletionStream]:
         """A context manager yielding a :class:`~kimi_ext.chat.stream.ChatCompletionStream`."""
-        return cast("StreamManager[ChatCompletionStream]", self._stream(params))
+        return self._stream(params)
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ChatCompletion, ChatHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        return cast("ToolRun[ChatCompletion, ChatHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
+        return self._run_tools(tools, max_rounds, params)
 
     def continue_(self, *, prefix: str, **params: Unpack[ChatParams]) -> ContinuedChatCompletion:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
-        return cast("ContinuedChatCompletion", self._continue(prefix, params))
+        result = self._continue(prefix, params)
+        assert isinstance(result, ContinuedChatCompletion)
+        return result
 
 
 class Chat:
@@ -464,12 +474,10 @@ class Chat:
         self.completions = ChatCompletions(client)
 
 
-class Messages(_SyncResource):
+class Messages(_SyncResource[Message, "MessageStream"]):
     """``client.messages``: ``POST /v1/messages`` (sends ``anthropic-version``)."""
 
-    endpoint = MESSAGES
-    result_cls = Message
-    stream_type = ("messages.stream", "MessageStream")
+    format = MESSAGES
 
     @overload
     def create(
@@ -484,31 +492,31 @@ class Messages(_SyncResource):
 
         ``effort=`` sets ``output_config.effort``.
         """
-        return cast("Message | MessageStream", self._create(params, stream))
+        return self._create(params, stream)
 
     def stream(self, **params: Unpack[MessagesParams]) -> StreamManager[MessageStream]:
         """A context manager yielding a :class:`~kimi_ext.messages.stream.MessageStream`."""
-        return cast("StreamManager[MessageStream]", self._stream(params))
+        return self._stream(params)
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Message, MessagesHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        return cast("ToolRun[Message, MessagesHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
+        return self._run_tools(tools, max_rounds, params)
 
     def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
-        return cast("ContinuedMessage", self._continue(prefix, params))
+        result = self._continue(prefix, params)
+        assert isinstance(result, ContinuedMessage)
+        return result
 
 
-class Responses(_SyncResource):
+class Responses(_SyncResource[Response, "ResponseStream"]):
     """``client.responses``: ``POST /v1/responses`` (stateless: replay the history)."""
 
-    endpoint = RESPONSES
-    result_cls = Response
-    stream_type = ("responses.stream", "ResponseStream")
+    format = RESPONSES
 
     @overload
     def create(
@@ -523,26 +531,24 @@ class Responses(_SyncResource):
 
         ``effort=`` sets ``reasoning.effort``.
         """
-        return cast("Response | ResponseStream", self._create(params, stream))
+        return self._create(params, stream)
 
     def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager[ResponseStream]:
         """A context manager yielding a :class:`~kimi_ext.responses.stream.ResponseStream`."""
-        return cast("StreamManager[ResponseStream]", self._stream(params))
+        return self._stream(params)
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Response, ResponsesHistory]:
         """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tools`)."""
-        return cast("ToolRun[Response, ResponsesHistory]", self._run_tools(tools, max_rounds, params))  # fmt: skip
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
+        return self._run_tools(tools, max_rounds, params)
 
 
-class AsyncChatCompletions(_AsyncResource):
-    """``client.chat.completions`` on :class:`AsyncKimi`."""
+class AsyncChatCompletions(_AsyncResource[ChatCompletion, "AsyncChatCompletionStream"]):
+    """``client.chat.completions`` on :class:`AsyncKimi`: the twin of :class:`ChatCompletions`."""
 
-    endpoint = CHAT
-    result_cls = ChatCompletion
-    stream_type = ("chat.stream", "AsyncChatCompletionStream")
+    format = CHAT
 
     @overload
     async def create(
@@ -556,23 +562,25 @@ class AsyncChatCompletions(_AsyncResource):
         self, *, stream: bool = False, **params: Any
     ) -> ChatCompletion | AsyncChatCompletionStream:
         """Async :meth:`ChatCompletions.create`."""
-        return cast("ChatCompletion | AsyncChatCompletionStream", await self._create(params, stream))  # fmt: skip
+        return await self._create(params, stream)
 
     def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager[AsyncChatCompletionStream]:
         """An async context manager yielding an AsyncChatCompletionStream."""
-        return cast("AsyncStreamManager[AsyncChatCompletionStream]", self._stream(params))
+        return self._stream(params)
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ChatCompletion, ChatHistory]:
-        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        return cast("ToolRun[ChatCompletion, ChatHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
+        """Async :meth:`ChatCompletions.run_tools`: the calls of one turn run concurrently."""
+        return await self._run_tools(tools, max_rounds, params)
 
     async def continue_(
         self, *, prefix: str, **params: Unpack[ChatParams]
     ) -> ContinuedChatCompletion:
-        """Async :meth:`continue_`."""
-        return cast("ContinuedChatCompletion", await self._continue(prefix, params))
+        """Async :meth:`ChatCompletions.continue_`."""
+        result = await self._continue(prefix, params)
+        assert isinstance(result, ContinuedChatCompletion)
+        return result
 
 
 class AsyncChat:
@@ -582,12 +590,10 @@ class AsyncChat:
         self.completions = AsyncChatCompletions(client)
 
 
-class AsyncMessages(_AsyncResource):
-    """``client.messages`` on :class:`AsyncKimi`."""
+class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream"]):
+    """``client.messages`` on :class:`AsyncKimi`: the twin of :class:`Messages`."""
 
-    endpoint = MESSAGES
-    result_cls = Message
-    stream_type = ("messages.stream", "AsyncMessageStream")
+    format = MESSAGES
 
     @overload
     async def create(
@@ -599,29 +605,29 @@ class AsyncMessages(_AsyncResource):
     ) -> AsyncMessageStream: ...
     async def create(self, *, stream: bool = False, **params: Any) -> Message | AsyncMessageStream:
         """Async :meth:`Messages.create`."""
-        return cast("Message | AsyncMessageStream", await self._create(params, stream))
+        return await self._create(params, stream)
 
     def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager[AsyncMessageStream]:
         """An async context manager yielding an AsyncMessageStream."""
-        return cast("AsyncStreamManager[AsyncMessageStream]", self._stream(params))
+        return self._stream(params)
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Message, MessagesHistory]:
-        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        return cast("ToolRun[Message, MessagesHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
+        """Async :meth:`Messages.run_tools`: the calls of one turn run concurrently."""
+        return await self._run_tools(tools, max_rounds, params)
 
     async def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
-        """Async :meth:`continue_`."""
-        return cast("ContinuedMessage", await self._continue(prefix, params))
+        """Async :meth:`Messages.continue_`."""
+        result = await self._continue(prefix, params)
+        assert isinstance(result, ContinuedMessage)
+        return result
 
 
-class AsyncResponses(_AsyncResource):
-    """``client.responses`` on :class:`AsyncKimi`."""
+class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream"]):
+    """``client.responses`` on :class:`AsyncKimi`: the twin of :class:`Responses`."""
 
-    endpoint = RESPONSES
-    result_cls = Response
-    stream_type = ("responses.stream", "AsyncResponseStream")
+    format = RESPONSES
 
     @overload
     async def create(
@@ -635,14 +641,14 @@ class AsyncResponses(_AsyncResource):
         self, *, stream: bool = False, **params: Any
     ) -> Response | AsyncResponseStream:
         """Async :meth:`Responses.create`."""
-        return cast("Response | AsyncResponseStream", await self._create(params, stream))
+        return await self._create(params, stream)
 
     def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager[AsyncResponseStream]:
         """An async context manager yielding an AsyncResponseStream."""
-        return cast("AsyncStreamManager[AsyncResponseStream]", self._stream(params))
+        return self._stream(params)
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[Response, ResponsesHistory]:
-        """Async :meth:`run_tools`: the calls of one turn run concurrently."""
-        return cast("ToolRun[Response, ResponsesHistory]", await self._run_tools(tools, max_rounds, params))  # fmt: skip
+        """Async :meth:`Responses.run_tools`: the calls of one turn run concurrently."""
+        return await self._run_tools(tools, max_rounds, params)

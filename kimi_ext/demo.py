@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kimi_ext._core.result import Result
 from kimi_ext.client import Kimi
 from kimi_ext.continuation import resume
 from kimi_ext.errors import IncompleteStreamError, KimiError
-from kimi_ext.history import MessagesHistory
-from kimi_ext.results import Result
+from kimi_ext.messages import MessagesHistory
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 from kimi_ext.usage import Usage
 

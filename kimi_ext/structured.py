@@ -18,12 +18,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from kimi_ext._core.format import Format
+from kimi_ext._core.result import Result
 from kimi_ext._core.type_schema import build_value, schema_from_type
 from kimi_ext.errors import RequestValidationError, StructuredOutputError
-from kimi_ext.results import ChatCompletion, Message, Response, Result
+from kimi_ext.formats import format_named
 
 T = TypeVar("T")
-TRUNCATED = {"chat": ("length",), "messages": ("max_tokens",), "responses": ("incomplete",)}
 
 
 @dataclass(frozen=True)
@@ -53,37 +54,21 @@ def schema_name(schema: Any) -> str:
 
 
 def place_schema(
-    fmt: str, params: dict[str, Any], schema: Any, *, name: str | None = None
+    fmt: Format[Any, Any, Any] | str,
+    params: dict[str, Any],
+    schema: Any,
+    *,
+    name: str | None = None,
 ) -> dict[str, Any]:
     """``params`` with the schema placed in the format's structured-output field."""
     json_schema = resolve_schema(schema)
-    name = name or schema_name(schema)
-    params = dict(params)
-    if fmt == "chat":
-        params["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": name, "schema": json_schema, "strict": True},
-        }
-    elif fmt == "messages":
-        config = dict(params.get("output_config") or {})
-        config["format"] = {"type": "json_schema", "schema": json_schema}
-        params["output_config"] = config
-    else:
-        text = dict(params.get("text") or {})
-        text["format"] = {
-            "type": "json_schema",
-            "name": name,
-            "schema": json_schema,
-            "strict": True,
-        }
-        params["text"] = text
-    return params
+    return format_named(fmt).place_schema(dict(params), json_schema, name or schema_name(schema))
 
 
 def parse_result(result: Result, schema: Any) -> Structured[Any]:
     """Validate the text of ``result`` against ``schema`` and decode it."""
     text = result.text
-    if _truncated(result):
+    if result._cut_by_output_limit():
         raise StructuredOutputError(
             "structured output was truncated at the output-token limit "
             f"({len(text)} characters received); raise the limit and retry",
@@ -125,13 +110,3 @@ def _first_error(exc: ValueError) -> str:
         where = "/".join(str(p) for p in first.get("loc", ())) or "(root)"
         return f"at {where}: {first.get('msg')}"
     return f": {exc}"
-
-
-def _truncated(result: Result) -> bool:
-    if isinstance(result, ChatCompletion):
-        return result.finish_reason in TRUNCATED["chat"]
-    if isinstance(result, Message):
-        return result.stop_reason in TRUNCATED["messages"]
-    if isinstance(result, Response):
-        return result.status in TRUNCATED["responses"]
-    return False

@@ -10,72 +10,24 @@ stays defined by the specs in ``openapi/``.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from kimi_ext._core.contract import contract
+from kimi_ext._core.effort import normalize_effort
+from kimi_ext._core.format import Format
 from kimi_ext._core.text import has_lone_surrogate
-from kimi_ext._core.validation import validate_chat, validate_messages, validate_responses
-from kimi_ext.effort import normalize_effort
+from kimi_ext._core.validation import validate
 from kimi_ext.errors import RequestValidationError
 
 # Options that shape the call, never sent as body fields.
 CLIENT_OPTIONS = frozenset(
     {"effort", "extra_body", "extra_headers", "timeout", "max_retries", "deadline"}
-)
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """One wire format: where its generated request builder lives and its contract."""
-
-    name: str
-    raw_module: str
-    history_field: str
-    validate: Callable[[Mapping[str, Any]], None]
-
-    @property
-    def effort_path(self) -> tuple[str, ...]:
-        """Where this format puts reasoning effort (from the spec's ``x-kimi-effort``)."""
-        return contract(self.name).effort.path
-
-    def route(self) -> tuple[str, str, dict[str, str]]:
-        """(method, path, format headers) from the generated request builder."""
-        module = importlib.import_module(self.raw_module)
-        # Required header parameters (Messages' anthropic-version) take the spec's default.
-        raw_kwargs = {
-            name.replace("-", "_"): value for name, value in contract(self.name).headers.items()
-        }
-        kwargs = module._get_kwargs(body=_NoBody(), **raw_kwargs)
-        headers = {str(k): str(v) for k, v in kwargs.get("headers", {}).items()}
-        headers.pop("Content-Type", None)
-        return str(kwargs["method"]).upper(), str(kwargs["url"]), headers
-
-
-CHAT = Endpoint(
-    name="chat",
-    raw_module="kimi_raw.chat.api.chat.create_chat_completion",
-    history_field="messages",
-    validate=validate_chat,
-)
-MESSAGES = Endpoint(
-    name="messages",
-    raw_module="kimi_raw.messages.api.messages.create_message",
-    history_field="messages",
-    validate=validate_messages,
-)
-RESPONSES = Endpoint(
-    name="responses",
-    raw_module="kimi_raw.responses.api.responses.create_response",
-    history_field="input",
-    validate=validate_responses,
 )
 
 
@@ -102,13 +54,15 @@ _ROUTES: dict[str, tuple[str, str, dict[str, str]]] = {}
 UNSET_TIMEOUT = object()
 
 
-def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = False) -> Prepared:
-    """Build and validate the request for ``endpoint`` from wire-named keyword arguments.
+def prepare(
+    fmt: Format[Any, Any, Any], params: Mapping[str, Any], *, stream: bool = False
+) -> Prepared:
+    """Build and validate the request for ``fmt`` from wire-named keyword arguments.
 
     Raises RequestValidationError (and sends nothing) when a documented rule is broken.
     """
     try:
-        body = build_body(endpoint, params, stream=stream)
+        body = build_body(fmt, params, stream=stream)
     except (RecursionError, UnicodeEncodeError):
         # Absurdly deep input, or a lone surrogate a rule measured in UTF-8, met while
         # validating: name where it is.
@@ -124,16 +78,16 @@ def prepare(endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = Fal
         # A lone surrogate (half of a pair, as a server once sent it): UTF-8 cannot carry
         # it, JSON's \u escapes can, so the history stays sendable exactly as received.
         content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
-    limit = contract(endpoint.name).max_body_bytes
+    limit = fmt.contract.max_body_bytes
     if limit is not None and len(content) > limit:
         raise RequestValidationError(
             "body",
             f"<{len(content):,} bytes>",
             f"the request body may be at most {limit:,} bytes (the service's limit)",
         )
-    route = _ROUTES.get(endpoint.name)
+    route = _ROUTES.get(fmt.name)
     if route is None:
-        route = _ROUTES[endpoint.name] = endpoint.route()
+        route = _ROUTES[fmt.name] = fmt.route()
     method, path, headers = route
     headers = dict(headers)
     extra_headers = params.get("extra_headers")
@@ -224,28 +178,28 @@ def _short_path(path: str) -> str:
 
 
 def build_body(
-    endpoint: Endpoint, params: Mapping[str, Any], *, stream: bool = False
+    fmt: Format[Any, Any, Any], params: Mapping[str, Any], *, stream: bool = False
 ) -> dict[str, Any]:
     """The validated JSON body for ``params`` (see :func:`prepare`)."""
     _check_options(params)
     body: dict[str, Any] = {
         k: v for k, v in params.items() if v is not None and k not in CLIENT_OPTIONS
     }
-    history = body.get(endpoint.history_field)
+    history = body.get(fmt.history_field)
     to_wire = getattr(history, "to_wire", None)
     if to_wire is not None:
-        body[endpoint.history_field] = to_wire()
+        body[fmt.history_field] = to_wire()
     elif history is not None and not isinstance(history, list | str | Mapping):
         # A tuple or generator of messages; anything else is left for validation to name.
         with contextlib.suppress(TypeError):
-            body[endpoint.history_field] = list(history)
+            body[fmt.history_field] = list(history)
     if stream:
         body["stream"] = True
-    if endpoint is CHAT and body.get("stream") is True and "stream_options" not in body:
-        # Without this, Chat streams end without usage.
-        body["stream_options"] = {"include_usage": True}
-    _place_effort(endpoint, body, params.get("effort"))
-    endpoint.validate(body)
+    if body.get("stream") is True:
+        for name, value in fmt.stream_defaults.items():
+            body.setdefault(name, value)
+    _place_effort(fmt, body, params.get("effort"))
+    validate(fmt.name, body)
     extra = params.get("extra_body")
     if extra:
         body.update(extra)
@@ -316,9 +270,9 @@ def _masked(name: str, value: str) -> str:
     return "<redacted>" if sensitive else value
 
 
-def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None:
+def _place_effort(fmt: Format[Any, Any, Any], body: dict[str, Any], effort: Any) -> None:
     """Put ``effort`` in the format's own field and normalize aliases there."""
-    path = endpoint.effort_path
+    path = fmt.effort_path
     field_name = ".".join(path)
     parent: dict[str, Any] = body
     if len(path) == 2:
@@ -333,23 +287,14 @@ def _place_effort(endpoint: Endpoint, body: dict[str, Any], effort: Any) -> None
     native = parent.get(path[-1])
     model = body.get("model")
     if effort is not None:
-        level = normalize_effort(effort, model=model, field="effort", fmt=endpoint.name)
+        level = normalize_effort(effort, model=model, field="effort", fmt=fmt.name)
         if (
             native is not None
-            and normalize_effort(native, model=model, field=field_name, fmt=endpoint.name) != level
+            and normalize_effort(native, model=model, field=field_name, fmt=fmt.name) != level
         ):
             raise RequestValidationError(
                 field_name, native, f"disagrees with effort={effort!r}; give one of them"
             )
         parent[path[-1]] = level
     elif native is not None:
-        parent[path[-1]] = normalize_effort(
-            native, model=model, field=field_name, fmt=endpoint.name
-        )
-
-
-class _NoBody:
-    """Stands in for the generated request model when only the route is wanted."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {}
+        parent[path[-1]] = normalize_effort(native, model=model, field=field_name, fmt=fmt.name)

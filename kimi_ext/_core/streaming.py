@@ -62,6 +62,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 import httpx
 
 from kimi_ext._core.longjson import LongJSONLine, ParsedLine
+from kimi_ext._core.result import Result
 from kimi_ext._core.sending import CallState, call_state
 from kimi_ext._core.sse import LONG_LINE, SSEDecoder, SSELineTooLong
 from kimi_ext.errors import (
@@ -73,7 +74,6 @@ from kimi_ext.errors import (
     redact_json,
     status_error_from_event,
 )
-from kimi_ext.results import Result
 
 __all__ = [
     "TEXT_BATCH",

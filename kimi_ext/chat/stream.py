@@ -1,4 +1,4 @@
-"""Chat Completions streaming: chunks in, a :class:`~kimi_ext.results.ChatCompletion` out.
+"""Chat Completions streaming: chunks in, a :class:`~kimi_ext.ChatCompletion` out.
 
     with client.chat.completions.stream(...) as stream:
         for text in stream.text_stream:
@@ -40,7 +40,7 @@ from kimi_ext._core.streaming import (
     SyncStream,
     TextBuffer,
 )
-from kimi_ext.results import ChatCompletion
+from kimi_ext.chat.result import ChatCompletion
 
 __all__ = [
     "AsyncChatCompletionStream",

@@ -1,4 +1,4 @@
-"""Messages streaming: Anthropic-style events in, a :class:`~kimi_ext.results.Message` out.
+"""Messages streaming: Anthropic-style events in, a :class:`~kimi_ext.Message` out.
 
     with client.messages.stream(...) as stream:
         for text in stream.text_stream:
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from kimi_ext._core.result import parse_arguments
 from kimi_ext._core.streaming import (
     TEXT_BATCH,
     Accumulator,
@@ -45,7 +46,7 @@ from kimi_ext._core.streaming import (
     SyncStream,
     TextBuffer,
 )
-from kimi_ext.results import Message, parse_arguments
+from kimi_ext.messages.result import Message
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
 

@@ -1,4 +1,4 @@
-"""Responses streaming: named events in, a :class:`~kimi_ext.results.Response` out.
+"""Responses streaming: named events in, a :class:`~kimi_ext.Response` out.
 
     with client.responses.stream(...) as stream:
         for text in stream.text_stream:
@@ -41,7 +41,7 @@ from kimi_ext._core.streaming import (
     SyncStream,
     TextBuffer,
 )
-from kimi_ext.results import Response
+from kimi_ext.responses.result import Response
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
 

@@ -12,8 +12,10 @@ from spec import spec
 from kimi_ext._core.building import CLIENT_OPTIONS
 from kimi_ext._core.contract import contract
 from kimi_ext._core.contract.schema import ecma_pattern
-from kimi_ext.effort import Effort
-from kimi_ext.params import ChatParams, MessagesParams, ResponsesParams
+from kimi_ext._core.effort import Effort
+from kimi_ext.chat.params import ChatParams
+from kimi_ext.messages.params import MessagesParams
+from kimi_ext.responses.params import ResponsesParams
 
 PARAMS = {"chat": ChatParams, "messages": MessagesParams, "responses": ResponsesParams}
 
@@ -63,7 +65,7 @@ def test_messages_media_types_are_the_enum() -> None:
 
 def test_every_client_option_is_typed() -> None:
     """Each option ``prepare`` takes out of the body is a key of the typed keyword arguments."""
-    from kimi_ext.params import CallOptions
+    from kimi_ext._core.params import CallOptions
 
     assert set(typing.get_type_hints(CallOptions)) == set(CLIENT_OPTIONS)
 

@@ -15,7 +15,7 @@ import httpx
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from kimi_ext import AsyncKimi, Kimi
+from kimi_ext import AsyncKimi, ChatCompletion, Kimi, Message, Response
 from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatAccumulator, ChatCompletionStream
 from kimi_ext.messages.stream import (
     AsyncMessageStream,
@@ -29,7 +29,6 @@ from kimi_ext.responses.stream import (
     ResponsesStreamEvent,
     ResponseStream,
 )
-from kimi_ext.results import ChatCompletion, Message, Response
 from kimi_ext.testing import KimiStandIn
 
 ROOT = Path(__file__).resolve().parents[2]

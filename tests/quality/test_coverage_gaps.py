@@ -15,7 +15,7 @@ from quality_helpers import ASYNC_STREAM, FINAL, SYNC_STREAM, encode_event, stre
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Message, Response, Usage, usage_of
-from kimi_ext._core.building import CHAT, MESSAGES, RESPONSES, prepare
+from kimi_ext._core.building import prepare
 from kimi_ext._core.retries import RetryPolicy, retry_after_seconds
 from kimi_ext._core.sending import check_base_url
 from kimi_ext._core.sse import SSEDecoder
@@ -28,6 +28,7 @@ from kimi_ext.errors import (
     status_error_from_event,
     status_error_from_response,
 )
+from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 from kimi_ext.responses.stream import ResponseAccumulator
 
 # ------------------------------------------------------------------ sending and retries

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kimi_ext import longjson
+from kimi_ext._core import longjson
 from kimi_ext._core.longjson import LongJSONLine, ParsedLine
 
 SETTINGS = settings(

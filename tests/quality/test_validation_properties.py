@@ -22,16 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quality_helpers import canonical, json_scalars, json_values
 
-from kimi_ext._core.building import (
-    CHAT,
-    CLIENT_OPTIONS,
-    MESSAGES,
-    RESPONSES,
-    UNSET_TIMEOUT,
-    prepare,
-)
+from kimi_ext._core.building import CLIENT_OPTIONS, UNSET_TIMEOUT, prepare
 from kimi_ext._core.contract import contract
 from kimi_ext.errors import RequestValidationError
+from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 
 # The field sets, models and effort aliases come from the derived contract (the specs).
 CHAT_FIELDS = contract("chat").fields

@@ -9,10 +9,10 @@ from typing import Any
 
 import httpx
 
+from kimi_ext import ChatCompletion, Message, Response
 from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
 from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
 from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
-from kimi_ext.results import ChatCompletion, Message, Response
 
 DATA = Path(__file__).parent / "data"
 SECRET = "sk-test-secret-0123456789"

@@ -9,8 +9,8 @@ import pytest
 from stream_helpers import SECRET, bare_response, load, open_sync, run_async, run_sync
 
 import kimi_ext.errors as E
+from kimi_ext import ChatCompletion
 from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
-from kimi_ext.results import ChatCompletion
 
 TEXT_USAGE = {
     "prompt_tokens": 1874,

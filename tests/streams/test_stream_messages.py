@@ -9,8 +9,8 @@ import pytest
 from stream_helpers import SECRET, bare_response, load, open_sync, run_async, run_sync
 
 import kimi_ext.errors as E
+from kimi_ext import Message
 from kimi_ext.messages.stream import AsyncMessageStream
-from kimi_ext.results import Message
 
 TEXT_FINAL = {
     "id": "msg_1f9c4e2a83b75d6e0a7b8c9d",

@@ -20,15 +20,18 @@ from stream_helpers import SECRET, open_sync
 import kimi_ext
 from kimi_ext import (
     AsyncKimi,
+    ChatCompletion,
     ChatHistory,
     InvalidToolCallError,
     Kimi,
+    Message,
     MessagesHistory,
+    Response,
     ResponsesHistory,
 )
-from kimi_ext._core.building import CHAT, prepare
+from kimi_ext._core.building import prepare
 from kimi_ext._core.streaming import DRAIN_GRACE
-from kimi_ext.results import ChatCompletion, Message, Response
+from kimi_ext.formats import CHAT
 
 
 def sse(*events: Any, done: bool = False) -> bytes:

@@ -18,8 +18,8 @@ from stream_helpers import (
 )
 
 import kimi_ext.errors as E
+from kimi_ext import Response
 from kimi_ext.responses.stream import AsyncResponseStream
-from kimi_ext.results import Response
 
 
 def ev(kind: str, **fields: Any) -> bytes:

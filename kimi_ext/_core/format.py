@@ -1,0 +1,120 @@
+"""What makes one wire format itself: :class:`Format`, one instance per format.
+
+Everything that differs between Chat Completions, Messages and Responses is a field of its
+Format (``kimi_ext.chat.format.CHAT`` and its two siblings): the generated request builder,
+where the history and the effort go, the result, history and stream types, how a tool and a
+structured-output schema are declared, how an answer is continued. The core and the
+cross-format features read these fields; none of them asks which format it is by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from kimi_ext._core.contract import Contract, contract
+from kimi_ext._core.result import Result, ToolCall
+
+if TYPE_CHECKING:
+    from kimi_ext._core.history import History
+    from kimi_ext._core.streaming import AsyncStream, SyncStream
+
+__all__ = ["Continuation", "Format"]
+
+ResultT = TypeVar("ResultT", bound=Result)
+StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
+AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """How a format continues an answer from a prefix (Chat's partial mode, Messages'
+    assistant prefill): the request to send and the result type that joins the two."""
+
+    request: Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]]
+    """(the prefix actually sent, the request) for a prefix and the original params."""
+    joined: Callable[[str, Any], Result]
+    """The result whose text is the prefix followed by the continuation."""
+
+
+@dataclass(frozen=True, eq=False)
+class Format(Generic[ResultT, StreamT, AsyncStreamT]):
+    """One wire format. Compared by identity: there are exactly three."""
+
+    name: str
+    """The format's name: ``chat``, ``messages`` or ``responses`` (its spec's file name)."""
+    raw_module: str
+    """The generated request builder (``kimi_raw.<format>.api...``): method, path, headers."""
+    history_field: str
+    """The body field that carries the conversation (``messages`` or ``input``)."""
+    output_limit_field: str
+    """The body field that caps output tokens (``max_tokens``, ``max_output_tokens`` ...)."""
+    result_type: type[ResultT]
+    history_type: type[History]
+    load_stream: Callable[[], type[StreamT]]
+    """The sync stream class, imported on first use (streaming is heavy to import)."""
+    load_async_stream: Callable[[], type[AsyncStreamT]]
+    final_getter: str
+    """The stream method that returns the whole result (``get_final_message`` ...)."""
+    terminal_events: frozenset[str]
+    """The events after which a stream is complete (Chat: its ``data: [DONE]``)."""
+    client_path: tuple[str, ...]
+    """Where the resource hangs on a client (``("chat", "completions")``)."""
+    tool_definition: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+    """A function tool's definition from its name, description and JSON Schema."""
+    place_schema: Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]]
+    """``params`` with a structured-output schema (and its name) in the format's field."""
+    system_field: str | None = None
+    """Where instructions kept by a history object go (``system``, ``instructions``)."""
+    stream_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """Fields added to a streamed request unless given (Chat: usage in the last chunk)."""
+    custom_tools: bool = False
+    """Whether free-form (custom) tools exist in this format."""
+    web_search_names: tuple[str, ...] = ()
+    """The function names a request may declare the builtin web search under (Chat)."""
+    web_search_echo: Callable[[ToolCall, frozenset[str]], dict[str, Any] | None] | None = None
+    """For a format whose client answers builtin web-search calls itself (Chat): the
+    message answering ``call``, or None when it is not such a call."""
+    continuation: Continuation | None = None
+    """How to continue an answer, for the formats that can."""
+
+    def __repr__(self) -> str:
+        return f"<Format {self.name}>"
+
+    @property
+    def contract(self) -> Contract:
+        """The format's request contract (derived from its spec by ``make generate``)."""
+        return contract(self.name)
+
+    @property
+    def effort_path(self) -> tuple[str, ...]:
+        """Where this format puts reasoning effort (from the spec's ``x-kimi-effort``)."""
+        return contract(self.name).effort.path
+
+    def route(self) -> tuple[str, str, dict[str, str]]:
+        """(method, path, format headers) from the generated request builder."""
+        module = importlib.import_module(self.raw_module)
+        # Required header parameters (Messages' anthropic-version) take the spec's default.
+        raw_kwargs = {
+            name.replace("-", "_"): value for name, value in contract(self.name).headers.items()
+        }
+        kwargs = module._get_kwargs(body=_NoBody(), **raw_kwargs)
+        headers = {str(k): str(v) for k, v in kwargs.get("headers", {}).items()}
+        headers.pop("Content-Type", None)
+        return str(kwargs["method"]).upper(), str(kwargs["url"]), headers
+
+    def resource_of(self, client: Any) -> Any:
+        """This format's resource on ``client`` (``client.chat.completions`` ...)."""
+        resource = client
+        for name in self.client_path:
+            resource = getattr(resource, name)
+        return resource
+
+
+class _NoBody:
+    """Stands in for the generated request model when only the route is wanted."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}

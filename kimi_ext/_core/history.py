@@ -1,0 +1,378 @@
+"""Conversation histories that keep every assistant turn exactly as it was received.
+
+The most common failure when calling Kimi through a generic client is a multi-turn
+conversation that dropped or rewrote part of an assistant turn: the service then answers
+``thinking is enabled but reasoning_content is missing in assistant tool call message at
+index N``, or rejects a thinking block whose signature no longer matches. A history object
+makes that loss impossible to miss: it stores each assistant turn as received, remembers
+which model produced it, and :meth:`validate` (run on every send) names the message and
+the problem before anything goes on the wire. Nothing is ever patched with placeholder
+text.
+
+    history = kimi_ext.ChatHistory(system="You are terse.")
+    history.add_user("Weather in Paris?")
+    reply = client.chat.completions.create(model="kimi-k3.1-pro", messages=history, tools=tools)
+    history.add(reply)                       # reasoning_content and tool_calls, as received
+    for call in reply.tool_calls:
+        history.add_tool_result(call.id, get_weather(**call.input))
+    reply = client.chat.completions.create(model="kimi-k3.1-pro", messages=history, tools=tools)
+
+    text = history.dumps()                   # save ...
+    history = kimi_ext.ChatHistory.loads(text)   # ... and resume: the same wire JSON
+
+The three classes share one interface: ``add_user``, ``add``, ``add_tool_result``,
+``append`` (a raw wire message you built), ``validate``, ``to_wire``, ``dumps`` /
+``loads``, ``len()``, iteration, indexing and slicing (a slice is a history of the same
+kind). Messages keeps its system prompt in :attr:`MessagesHistory.system` and Responses
+its instructions in :attr:`ResponsesHistory.instructions`: pass them as ``system=`` /
+``instructions=`` (``run_tools`` does it for you).
+
+Validation rules, checked in one pass over the messages (cheap: thinking blocks are
+compared by identity first and hashed only when they were replaced):
+
+* Chat: an assistant tool-call message needs ``reasoning_content`` (an empty string is
+  fine and is sent as is) unless the turn came from ``kimi-k3``, which may reply without
+  thinking. Raw turns added with :meth:`append` follow the rules of ``model=`` (default:
+  the strict kimi-k3.1 rules).
+* Messages: each thinking block must come back unchanged (a fingerprint of its thinking and
+  signature is taken at :meth:`add`). A block that arrived without a signature (a gateway
+  that streamed no ``signature_delta``) is sent back as it arrived, unsigned: Kimi accepts
+  it. A thinking block added by hand (no fingerprint) must carry its signature; a
+  hand-written kimi-k3.1 tool-use turn must contain its thinking. A ``tool_use`` block cut
+  by ``max_tokens`` (it keeps its text under ``partial_json``) cannot be sent back.
+* Tool-call arguments must be valid JSON (the service refuses anything else replayed). At
+  :meth:`add`, arguments that are invalid only because of raw control characters inside
+  their strings (Kimi has sent literal newlines and tabs) are stored with those characters
+  escaped (``\\n``, ``\\t``, ``\\u0001``), every other character unchanged; the
+  result's ``to_dict()`` keeps the text as received. A Messages ``tool_use`` whose
+  ``input`` arrived as a JSON-encoded string is stored with the decoded object. Any other
+  invalid arguments (a call cut by the output limit) are refused by :meth:`validate`.
+* A tool-call id may appear only once in one assistant turn.
+* Every tool call needs its result before the next user or assistant turn (and before the
+  history is sent), every result must answer a call of the turn before it, and tool-call
+  ids must still be the ids received.
+* Responses: every ``function_call`` / ``custom_tool_call`` needs its
+  ``function_call_output`` / ``custom_tool_call_output``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Self, overload
+
+from kimi_ext._core.contract import contract
+from kimi_ext._core.result import Result
+from kimi_ext._core.text import has_lone_surrogate
+from kimi_ext.errors import HistoryError
+
+__all__ = ["History", "thinking_required", "wire_list"]
+
+_DUMP_VERSION = 1
+THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
+CALL_OUTPUT = {
+    "function_call": "function_call_output",
+    "custom_tool_call": "custom_tool_call_output",
+}
+OUTPUT_TYPES = frozenset(CALL_OUTPUT.values())
+INPUT_ROLES = frozenset({"user", "system", "developer"})
+
+
+def arguments_problem(call_id: Any) -> str:
+    return (
+        f"tool call {call_id!r}: its arguments are not valid JSON (was it cut by the "
+        "output limit?); the service refuses it replayed"
+    )
+
+
+def thinking_required(model: str | None) -> bool:
+    """Whether turns of ``model`` always carry reasoning (True for unknown models).
+
+    ``kimi-k3`` may answer without any thinking; the kimi-k3.1 models always think. Which
+    models may is the spec's (``thinking-optional`` in ``x-kimi-models``).
+    """
+    return contract("chat").thinking_required(model)
+
+
+def fingerprint(block: Mapping[str, Any]) -> str:
+    """A hash of what makes a thinking block valid: its type, thinking, signature, data."""
+    key = json.dumps(
+        [block.get("type"), block.get("thinking"), block.get("signature"), block.get("data")]
+    )
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def block_refs(block: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    return (block.get("thinking"), block.get("signature"), block.get("data"))
+
+
+class Turn:
+    """What is remembered about an assistant turn: its model, and (for received turns) the
+    tool-call ids and thinking-block fingerprints as they arrived."""
+
+    __slots__ = ("call_ids", "model", "refs", "thinking")
+
+    def __init__(
+        self,
+        model: str | None,
+        call_ids: tuple[Any, ...] | None = None,
+        thinking: list[str] | None = None,
+        refs: list[tuple[Any, Any, Any] | None] | None = None,
+    ) -> None:
+        self.model = model
+        self.call_ids = call_ids
+        self.thinking = thinking
+        # The strings of each thinking block when last seen intact: an unchanged block is
+        # recognized by identity, without hashing.
+        self.refs: list[tuple[Any, Any, Any] | None] = (
+            refs if refs is not None else [None] * len(thinking or ())
+        )
+
+    @property
+    def received(self) -> bool:
+        return self.call_ids is not None
+
+    def thinking_matches(self, k: int, block: Mapping[str, Any]) -> bool:
+        assert self.thinking is not None
+        current = block_refs(block)
+        seen = self.refs[k]
+        if seen is not None and all(a is b for a, b in zip(current, seen, strict=True)):
+            return True
+        if fingerprint(block) != self.thinking[k]:
+            return False
+        self.refs[k] = current
+        return True
+
+    def dump(self, start: int, count: int) -> list[Any]:
+        ids = list(self.call_ids) if self.call_ids is not None else None
+        return [start, count, self.model, ids, self.thinking]
+
+    @classmethod
+    def load(cls, row: Sequence[Any]) -> tuple[int, int, Turn]:
+        start, count, model, ids, thinking = row
+        turn = cls(model, tuple(ids) if ids is not None else None, thinking)
+        return int(start), int(count), turn
+
+
+def as_content(value: Any) -> Any:
+    """A tool result or message content: text and lists of parts as given, else JSON."""
+    if isinstance(value, str | list):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+class History(Sequence[dict[str, Any]]):
+    """What the three histories share (use :class:`ChatHistory`, :class:`MessagesHistory`
+    or :class:`ResponsesHistory`)."""
+
+    format: ClassVar[str] = ""
+    result_type: ClassVar[type[Result]] = Result
+    _extra_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, items: Iterable[Mapping[str, Any]] = ()) -> None:
+        self._items: list[dict[str, Any]] = []
+        self._meta: list[Turn | None] = []
+        for item in items:
+            self.append(item)
+
+    # --- sequence protocol ------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Self: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | Self:
+        """A message as stored (changes to its thinking or tool-call ids are detected), or
+        for a slice a history of the same kind keeping what was recorded per turn."""
+        if isinstance(index, slice):
+            out = self._empty_like()
+            out._items = self._items[index]
+            out._meta = self._meta[index]
+            return out
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, History)
+            and other._items == self._items
+            and all(getattr(other, f) == getattr(self, f) for f in self._extra_fields)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self._items)} {self._noun()})"
+
+    def _noun(self) -> str:
+        return "messages"
+
+    def _empty_like(self) -> Self:
+        out = type(self).__new__(type(self))
+        History.__init__(out)
+        for name in self._extra_fields:
+            setattr(out, name, getattr(self, name))
+        return out
+
+    def model_of(self, index: int) -> str | None:
+        """The model that produced the assistant turn at ``index`` (None when unknown, e.g.
+        a message added with :meth:`append` without ``model=``)."""
+        turn = self._meta[index]
+        return turn.model if turn is not None else None
+
+    def copy(self) -> Self:
+        """A shallow copy: new list of messages, the same message objects."""
+        return self[:]
+
+    # --- adding -----------------------------------------------------------------------
+
+    def append(self, message: Mapping[str, Any], *, model: str | None = None) -> None:
+        """Append a raw wire message (or Responses input item) as you built it.
+
+        Nothing is recorded about how it was received, so a thinking block in it must carry
+        its signature. ``model`` names the model that produced a raw assistant turn (its
+        rules apply; default: the strict kimi-k3.1 rules).
+        """
+        if not isinstance(message, Mapping):
+            raise TypeError(f"a message must be a dict, not {type(message).__name__}")
+        self._items.append(message if isinstance(message, dict) else dict(message))
+        self._meta.append(Turn(model) if model is not None else None)
+
+    def extend(self, messages: Iterable[Mapping[str, Any]]) -> None:
+        """Append several raw messages (see :meth:`append`)."""
+        for message in messages:
+            self.append(message)
+
+    def add(self, result: Result) -> None:
+        """Append the complete assistant turn of ``result`` (a ``create()`` result or a
+        stream's final result) exactly as received, and record the model that produced it."""
+        if not isinstance(result, self.result_type):
+            raise TypeError(
+                f"{type(self).__name__}.add() takes a {self.result_type.__name__} "
+                f"(got {type(result).__name__}); use append() for a raw message"
+            )
+        self._add_result(result)
+
+    def _add_result(self, result: Any) -> None:
+        raise NotImplementedError
+
+    def add_user(self, content: str | list[dict[str, Any]], *, images: Iterable[Any] = ()) -> None:
+        raise NotImplementedError
+
+    def add_tool_result(self, call_id: str, content: Any, is_error: bool = False) -> None:
+        raise NotImplementedError
+
+    # --- sending ----------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Raise :class:`~kimi_ext.HistoryError` naming the first message that would be
+        rejected (see the module docstring for the rules)."""
+        raise NotImplementedError
+
+    def to_wire(self) -> list[dict[str, Any]]:
+        """Validate, then return the list to send (the stored messages, not copies)."""
+        self.validate()
+        return list(self._items)
+
+    # --- saving -----------------------------------------------------------------------
+
+    def dumps(self) -> str:
+        """The history as JSON text; :meth:`loads` restores it exactly (the same wire JSON,
+        and what was recorded about each received turn). A lone surrogate (sent so by the
+        server) is written as a JSON ``\\u`` escape, so the text can always be saved."""
+        turns: list[list[Any]] = []
+        meta = self._meta
+        i = 0
+        while i < len(meta):
+            turn = meta[i]
+            j = i + 1
+            while j < len(meta) and meta[j] is turn:
+                j += 1
+            if turn is not None:
+                turns.append(turn.dump(i, j - i))
+            i = j
+        doc: dict[str, Any] = {"kimi_ext": type(self).__name__, "version": _DUMP_VERSION}
+        for name in self._extra_fields:
+            doc[name] = getattr(self, name)
+        doc["items"] = self._items
+        doc["turns"] = turns
+        text = json.dumps(doc, ensure_ascii=False)
+        if not text.isascii() and has_lone_surrogate(text):
+            text = json.dumps(doc)  # ASCII: a lone surrogate cannot be written as UTF-8
+        return text
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Self:
+        """Restore a history saved with :meth:`dumps`.
+
+        Raises :class:`~kimi_ext.HistoryError` (``index`` None) saying what is wrong when
+        the text is not such a save, or is damaged.
+        """
+        name = cls.__name__
+        try:
+            doc = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise HistoryError(None, f"not a saved {name}: not JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("kimi_ext") != name:
+            kind = doc.get("kimi_ext") if isinstance(doc, dict) else None
+            raise HistoryError(None, f"not a saved {name} (found {kind!r})")
+        if doc.get("version") != _DUMP_VERSION:
+            raise HistoryError(None, f"unsupported {name} dump version {doc.get('version')!r}")
+        items, turns = doc.get("items"), doc.get("turns")
+        if not isinstance(items, list) or not all(isinstance(m, dict) for m in items):
+            raise HistoryError(None, f"damaged {name}: 'items' must be a list of objects")
+        if not isinstance(turns, list):
+            raise HistoryError(None, f"damaged {name}: 'turns' must be a list")
+        out = cls.__new__(cls)
+        History.__init__(out)
+        for field in cls._extra_fields:
+            setattr(out, field, doc.get(field))
+        out._items = list(items)
+        out._meta = [None] * len(out._items)
+        for k, row in enumerate(turns):
+            try:
+                start, count, turn = Turn.load(row)
+                if not (start >= 0 and count > 0 and start + count <= len(items)):
+                    raise ValueError("its messages are outside the history")
+                ids, thinking = turn.call_ids, turn.thinking
+                if ids is not None and not all(isinstance(t, str | int) for t in ids):
+                    raise ValueError("tool-call ids must be strings")
+                if thinking is not None and not (
+                    isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
+                ):
+                    raise ValueError("thinking fingerprints must be a list of strings")
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                raise HistoryError(None, f"damaged {name}: turns[{k}]: {exc}") from None
+            out._meta[start : start + count] = [turn] * count
+        return out
+
+
+def call_id_of(call: Any) -> Any:
+    return call.get("id") if isinstance(call, dict) else None
+
+
+def unanswered(pending: Mapping[Any, int], where: str) -> None:
+    call_id, index = next(iter(pending.items()))
+    raise HistoryError(index, f"tool call {call_id!r} has no result {where}")
+
+
+def ids_changed(received: tuple[Any, ...], now: tuple[Any, ...]) -> str:
+    return (
+        f"tool call ids were changed after receipt ({list(received)!r} -> {list(now)!r}); "
+        "send them back exactly as received"
+    )
+
+
+def wire_list(messages: Any) -> list[Any]:
+    """The wire list of a history object or a plain sequence of messages (a new list)."""
+    if messages is None:
+        raise TypeError("messages= is required")
+    to_wire = getattr(messages, "to_wire", None)
+    return list(to_wire() if to_wire is not None else messages)

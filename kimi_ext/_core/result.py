@@ -1,0 +1,281 @@
+"""What every result shares: the received JSON, typed accessors, and tool calls.
+
+Each format's result class (``kimi_ext.chat.result`` ...) builds on :class:`Result`.
+
+A result keeps the decoded JSON exactly as it arrived (``to_dict()`` returns it, unknown
+fields and block types included) and offers typed accessors for what applications use.
+The full generated model (``kimi_raw``) is built only when ``.parsed`` is read, so a call
+pays for the typing it uses, not more.
+
+    result = client.messages.create(...)
+    result.text, result.reasoning, result.tool_calls, result.stop_reason, result.usage
+    result.parsed          # kimi_raw.messages.models.MessageResponse
+    result.request_id      # from the response headers
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import httpx
+
+from kimi_ext._core.usage import Usage
+from kimi_ext.errors import InvalidToolCallError, KimiError, request_id_of
+
+# Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
+# arguments: they are read as the model meant them (lenient about control characters only).
+_LENIENT = json.JSONDecoder(strict=False)
+_CONTROL = re.compile(r"[\x00-\x1f]")
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
+
+
+def parse_arguments(text: str) -> Any:
+    """Decode tool-call arguments: JSON, with raw control characters allowed inside strings.
+
+    Raises ValueError for anything else that is not valid JSON.
+    """
+    return _LENIENT.decode(text)
+
+
+def _escape_match(match: re.Match[str]) -> str:
+    return _CONTROL.sub(lambda c: _ESCAPES.get(c[0], f"\\u{ord(c[0]):04x}"), match[0])
+
+
+def replayable_arguments(text: str) -> str | None:
+    """The arguments as they can be sent back: ``text`` itself when it is valid JSON, the
+    same text with the control characters inside its strings escaped (every other byte
+    unchanged) when only those made it invalid, None when it is not JSON at all (a call cut
+    by the output limit, or malformed)."""
+    try:
+        json.loads(text)
+        return text
+    except ValueError:
+        pass
+    if not _CONTROL.search(text):
+        return None
+    fixed = _JSON_STRING.sub(_escape_match, text)
+    try:
+        json.loads(fixed)
+    except ValueError:
+        return None
+    return fixed
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call the model asked for, in any format.
+
+    ``id`` is sent back unchanged with the result; ``arguments`` is the JSON text as
+    received (Messages: the ``input`` object serialized, or the partial JSON of a block
+    that never finished); ``input`` is the decoded value. ``truncated`` is True when the
+    output limit cut the call before its arguments were complete: such a call must not run.
+    """
+
+    id: str
+    name: str
+    arguments: str
+    type: str = "function"
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    truncated: bool = field(default=False, compare=False)
+
+    @property
+    def input(self) -> Any:
+        """The decoded arguments (raw control characters inside strings are accepted).
+
+        Raises :class:`~kimi_ext.InvalidToolCallError` (a ValueError) when the call was cut
+        by the output limit or its arguments are not valid JSON.
+        """
+        if self.truncated:
+            raise self.error()
+        raw = self.raw
+        if self.type == "tool_use" and "partial_json" not in raw:
+            value = raw.get("input")
+            if isinstance(value, dict):
+                return value
+        if not self.arguments.strip():
+            return {}
+        try:
+            return parse_arguments(self.arguments)
+        except ValueError as exc:
+            raise self.error(exc) from exc
+
+    def error(self, cause: Exception | None = None) -> InvalidToolCallError:
+        """The error that says why this call cannot be used (see :attr:`input`)."""
+        if self.truncated:
+            problem = (
+                "was cut by the output limit before its arguments were complete; it must not "
+                "run (raise the output limit and ask again; .arguments keeps the partial JSON)"
+            )
+        else:
+            if cause is None:
+                try:
+                    parse_arguments(self.arguments)
+                except ValueError as exc:
+                    cause = exc
+            problem = f"has arguments that are not valid JSON ({cause})"
+        return InvalidToolCallError(
+            f"tool call {self.id!r} ({self.name}) {problem}: {self.arguments[:200]!r}",
+            call_id=self.id,
+            name=self.name,
+            arguments=self.arguments,
+            truncated=self.truncated,
+        )
+
+    @property
+    def usable(self) -> bool:
+        """Whether :attr:`input` decodes (the call is complete and its arguments are JSON)."""
+        try:
+            _ = self.input
+        except ValueError:
+            return False
+        return True
+
+
+def unfinished_arguments(text: str) -> bool:
+    """Arguments of a call the output limit may have cut: empty (Kimi sends ``{}`` for no
+    arguments) or not JSON."""
+    if not text.strip():
+        return True
+    try:
+        parse_arguments(text)
+    except ValueError:
+        return True
+    return False
+
+
+class Result:
+    """Common base: the received JSON, the HTTP response and normalized usage."""
+
+    format: ClassVar[str] = ""
+    _model_path: ClassVar[tuple[str, str]] = ("", "")
+    __slots__ = ("_data", "_parsed", "_response")
+
+    def __init__(self, data: dict[str, Any], response: httpx.Response | None = None) -> None:
+        self._data = data
+        self._response = response
+        self._parsed: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON received, unchanged (unknown fields included). Do not mutate it."""
+        return self._data
+
+    @property
+    def http_response(self) -> httpx.Response | None:
+        """The HTTP response this result came from (None for a rebuilt result)."""
+        return self._response
+
+    @property
+    def headers(self) -> httpx.Headers:
+        """The HTTP response headers (empty when built from a dict)."""
+        return self._response.headers if self._response is not None else httpx.Headers()
+
+    @property
+    def request_id(self) -> str | None:
+        """The gateway's request id (body ``request_id`` or a request-id header)."""
+        rid = self._data.get("request_id")
+        if isinstance(rid, str):
+            return rid
+        return request_id_of(self.headers)
+
+    @property
+    def id(self) -> str | None:
+        """The result's ``id``, when it has one."""
+        value = self._data.get("id")
+        return value if isinstance(value, str) else None
+
+    @property
+    def model(self) -> str | None:
+        """The model that answered, as the service reported it."""
+        value = self._data.get("model")
+        return value if isinstance(value, str) else None
+
+    @property
+    def usage(self) -> Usage:
+        """Normalized token usage (see :class:`kimi_ext.Usage`)."""
+        usage = self._data.get("usage")
+        if not isinstance(usage, dict):
+            usage = self._fallback_usage()
+        return self._read_usage(usage) if isinstance(usage, dict) else Usage()
+
+    def _read_usage(self, usage: dict[str, Any]) -> Usage:
+        """This format's ``usage`` object, normalized (each format counts differently)."""
+        raise NotImplementedError
+
+    def _fallback_usage(self) -> Any:
+        return None
+
+    @property
+    def parsed(self) -> Any:
+        """The generated ``kimi_raw`` model of this result, built on first use."""
+        if self._parsed is None:
+            module, name = self._model_path
+            cls = getattr(importlib.import_module(module), name)
+            try:
+                self._parsed = cls.from_dict(self._data)
+            except (KeyError, TypeError, ValueError) as exc:
+                # The JSON stays available through to_dict(); only the typed view failed.
+                raise KimiError(
+                    f"{type(self).__name__}.parsed: the response does not match the "
+                    f"{name} schema ({type(exc).__name__}: {exc}); to_dict() has the JSON as received"
+                ) from exc
+        return self._parsed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Result) and type(other) is type(self) and other._data == self._data
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(id={self.id!r}, model={self.model!r}, text={clip(self.text)!r})"
+        )
+
+    def _cut_by_output_limit(self) -> bool:
+        """Whether generation stopped at the output-token limit (the answer is cut)."""
+        return False
+
+    def _paused(self) -> bool:
+        """Whether the server paused the turn for the client to send it again (Messages'
+        ``pause_turn`` during long server-tool work)."""
+        return False
+
+    @property
+    def text(self) -> str:
+        """The visible answer."""
+        raise NotImplementedError
+
+    @property
+    def reasoning(self) -> str:
+        """The reasoning text ("" when the format or model sent none)."""
+        raise NotImplementedError
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls the model asked for, in order."""
+        raise NotImplementedError
+
+
+def list_of(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def is_str(obj: dict[str, Any], key: str) -> bool:
+    return isinstance(obj.get(key), str)
+
+
+def joined(blocks: Any, kind: str, key: str) -> str:
+    """The ``key`` texts of the blocks of type ``kind``, joined (anything else skipped)."""
+    return "".join(
+        b[key]
+        for b in list_of(blocks)
+        if isinstance(b, dict) and b.get("type") == kind and is_str(b, key)
+    )
+
+
+def clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

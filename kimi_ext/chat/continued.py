@@ -1,0 +1,45 @@
+"""Continuing a Chat answer from a prefix: partial mode (an assistant message with
+``partial: true`` last), and the result that puts the prefix back in front."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kimi_ext._core.format import Continuation
+from kimi_ext._core.history import wire_list
+from kimi_ext.chat.result import ChatCompletion
+
+__all__ = ["CONTINUATION", "ContinuedChatCompletion"]
+
+
+class ContinuedChatCompletion(ChatCompletion):
+    """A Chat continuation whose message content is ``prefix`` + the continuation."""
+
+    __slots__ = ("continuation", "prefix")
+
+    def __init__(self, prefix: str, continuation: ChatCompletion) -> None:
+        data = dict(continuation.to_dict())
+        choices = data.get("choices")
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            first = dict(choices[0])
+            message = dict(first.get("message") or {})
+            content = message.get("content")
+            message["content"] = prefix + (content if isinstance(content, str) else "")
+            first["message"] = message
+            data["choices"] = [first, *choices[1:]]
+        else:
+            data["choices"] = [{"index": 0, "message": {"role": "assistant", "content": prefix}}]
+        super().__init__(data, continuation.http_response)
+        self.prefix = prefix
+        self.continuation = continuation
+
+
+def continue_request(prefix: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The prefix sent (all of it) and the partial-mode request."""
+    messages = wire_list(params.get("messages"))
+    if prefix:
+        messages.append({"role": "assistant", "content": prefix, "partial": True})
+    return prefix, {**params, "messages": messages}
+
+
+CONTINUATION = Continuation(request=continue_request, joined=ContinuedChatCompletion)

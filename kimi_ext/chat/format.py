@@ -1,0 +1,66 @@
+"""The Chat Completions format (``POST /v1/chat/completions``) as one :class:`Format`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kimi_ext._core.format import Format
+from kimi_ext.chat.continued import CONTINUATION
+from kimi_ext.chat.history import ChatHistory
+from kimi_ext.chat.result import ChatCompletion
+from kimi_ext.chat.web_search import WEB_SEARCH_NAMES, echo_if_web_search
+
+if TYPE_CHECKING:
+    from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+
+__all__ = ["CHAT"]
+
+
+def _tool_definition(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    function: dict[str, Any] = {"name": name}
+    if description:
+        function["description"] = description
+    function["parameters"] = parameters
+    return {"type": "function", "function": function}
+
+
+def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
+    params["response_format"] = {
+        "type": "json_schema",
+        "json_schema": {"name": name, "schema": schema, "strict": True},
+    }
+    return params
+
+
+def _stream() -> type[ChatCompletionStream]:
+    from kimi_ext.chat.stream import ChatCompletionStream  # streaming is imported on first use
+
+    return ChatCompletionStream
+
+
+def _async_stream() -> type[AsyncChatCompletionStream]:
+    from kimi_ext.chat.stream import AsyncChatCompletionStream
+
+    return AsyncChatCompletionStream
+
+
+CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = Format(
+    name="chat",
+    raw_module="kimi_raw.chat.api.chat.create_chat_completion",
+    history_field="messages",
+    output_limit_field="max_completion_tokens",
+    result_type=ChatCompletion,
+    history_type=ChatHistory,
+    load_stream=_stream,
+    load_async_stream=_async_stream,
+    final_getter="get_final_completion",
+    terminal_events=frozenset({"[DONE]"}),
+    client_path=("chat", "completions"),
+    tool_definition=_tool_definition,
+    place_schema=_place_schema,
+    # Without this, Chat streams end without usage.
+    stream_defaults={"stream_options": {"include_usage": True}},
+    web_search_names=WEB_SEARCH_NAMES,
+    web_search_echo=echo_if_web_search,
+    continuation=CONTINUATION,
+)

@@ -1,0 +1,30 @@
+"""Keyword arguments of ``client.messages.create()``, named as on the wire.
+
+The TypedDict gives editors and type checkers the field names; the values are checked at
+run time against the contract before anything is sent. A top-level ``None`` means "not
+given" and is left out of the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kimi_ext._core.params import CallOptions
+
+__all__ = ["MessagesParams"]
+
+
+class MessagesParams(CallOptions, total=False):
+    model: str
+    messages: Iterable[Mapping[str, Any]] | Any
+    max_tokens: int
+    system: str | Iterable[Mapping[str, Any]] | None
+    stop_sequences: list[str] | None
+    tools: Iterable[Mapping[str, Any]] | None
+    tool_choice: Mapping[str, Any] | None
+    metadata: Mapping[str, Any] | None
+    cache_control: Mapping[str, Any] | None
+    output_config: Mapping[str, Any] | None
+    temperature: float | None
+    top_p: float | None

@@ -1,0 +1,60 @@
+"""The Responses format (``POST /v1/responses``) as one :class:`Format`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kimi_ext._core.format import Format
+from kimi_ext.responses.history import ResponsesHistory
+from kimi_ext.responses.result import Response
+
+if TYPE_CHECKING:
+    from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
+
+__all__ = ["RESPONSES"]
+
+
+def _tool_definition(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "function", "name": name}
+    if description:
+        out["description"] = description
+    out["parameters"] = parameters
+    return out
+
+
+def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
+    text = dict(params.get("text") or {})
+    text["format"] = {"type": "json_schema", "name": name, "schema": schema, "strict": True}
+    params["text"] = text
+    return params
+
+
+def _stream() -> type[ResponseStream]:
+    from kimi_ext.responses.stream import ResponseStream  # streaming is imported on first use
+
+    return ResponseStream
+
+
+def _async_stream() -> type[AsyncResponseStream]:
+    from kimi_ext.responses.stream import AsyncResponseStream
+
+    return AsyncResponseStream
+
+
+RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
+    name="responses",
+    raw_module="kimi_raw.responses.api.responses.create_response",
+    history_field="input",
+    output_limit_field="max_output_tokens",
+    result_type=Response,
+    history_type=ResponsesHistory,
+    load_stream=_stream,
+    load_async_stream=_async_stream,
+    final_getter="get_final_response",
+    terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
+    client_path=("responses",),
+    tool_definition=_tool_definition,
+    place_schema=_place_schema,
+    system_field="instructions",
+    custom_tools=True,
+)

@@ -1,0 +1,102 @@
+"""The Response result view: typed accessors over the JSON received."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kimi_ext._core.result import (
+    Result,
+    ToolCall,
+    is_str,
+    joined,
+    list_of,
+    unfinished_arguments,
+)
+from kimi_ext._core.usage import Usage, int_at
+
+__all__ = ["Response"]
+
+
+class Response(Result):
+    """A Responses result (``create()`` or a finished stream)."""
+
+    format = "responses"
+    _model_path = ("kimi_raw.responses.models", "ResponseObject")
+    __slots__ = ()
+
+    @property
+    def output(self) -> list[dict[str, Any]]:
+        """The output items as received, unknown item types included."""
+        output = self._data.get("output")
+        return output if isinstance(output, list) else []
+
+    @property
+    def text(self) -> str:
+        return "".join(
+            joined(item.get("content"), "output_text", "text")
+            for item in self.output
+            if isinstance(item, dict) and item.get("type") == "message"
+        )
+
+    output_text = text
+
+    @property
+    def reasoning(self) -> str:
+        parts: list[str] = []
+        for item in self.output:
+            if not isinstance(item, dict) or item.get("type") != "reasoning":
+                continue
+            content = list_of(item.get("content")) or list_of(item.get("summary"))
+            parts.extend(p["text"] for p in content if isinstance(p, dict) and is_str(p, "text"))
+        return "".join(parts)
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        cut = self.status in ("incomplete", None)  # the output limit, or a cut stream
+        out = []
+        for item in self.output:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("type")
+            if kind not in ("function_call", "custom_tool_call"):
+                continue
+            arguments = str(item.get("arguments", item.get("input", "")))
+            unfinished = cut or item.get("status") in ("incomplete", "in_progress")
+            out.append(
+                ToolCall(
+                    id=str(item.get("call_id", "")),
+                    name=str(item.get("name", "")),
+                    arguments=arguments,
+                    type=str(kind),
+                    raw=item,
+                    truncated=kind == "function_call"
+                    and unfinished
+                    and unfinished_arguments(arguments),
+                )
+            )
+        return out
+
+    @property
+    def status(self) -> str | None:
+        """The response status (``completed``, ``incomplete``, ``failed``...)."""
+        value = self._data.get("status")
+        return value if isinstance(value, str) else None
+
+    @property
+    def incomplete_reason(self) -> str | None:
+        """Why an incomplete response stopped (``incomplete_details.reason``)."""
+        details = self._data.get("incomplete_details")
+        return details.get("reason") if isinstance(details, dict) else None
+
+    def _cut_by_output_limit(self) -> bool:
+        return self.status == "incomplete"
+
+    def _read_usage(self, usage: dict[str, Any]) -> Usage:
+        return Usage(
+            total_input=int_at(usage, "input_tokens") or 0,
+            cache_read=int_at(usage, "input_tokens_details", "cached_tokens") or 0,
+            cache_write=int_at(usage, "input_tokens_details", "cache_write_tokens") or 0,
+            output=int_at(usage, "output_tokens") or 0,
+            reasoning=int_at(usage, "output_tokens_details", "reasoning_tokens") or 0,
+            raw=usage,
+        )
