@@ -28,7 +28,8 @@ its instructions in :attr:`ResponsesHistory.instructions`: pass them as ``system
 ``instructions=`` (``run_tools`` does it for you).
 
 Validation rules, checked in one pass over the messages (cheap: thinking blocks are
-compared by identity first and hashed only when they were replaced):
+compared by identity first and hashed only when they were replaced; tool-call arguments
+are parsed again only when replaced):
 
 * Chat: an assistant tool-call message needs ``reasoning_content`` (an empty string is
   fine and is sent as is) unless the turn came from ``kimi-k3``, which may reply without
@@ -77,6 +78,7 @@ CALL_OUTPUT = {
 }
 OUTPUT_TYPES = frozenset(CALL_OUTPUT.values())
 INPUT_ROLES = frozenset({"user", "system", "developer"})
+UNSEEN = object()  # a memo miss (None is a value)
 
 
 def arguments_problem(call_id: Any) -> str:
@@ -173,6 +175,11 @@ class History(Sequence[dict[str, Any]]):
     def __init__(self, items: Iterable[Mapping[str, Any]] = ()) -> None:
         self._items: list[dict[str, Any]] = []
         self._meta: list[Turn | None] = []
+        # Tool-call arguments found replayable by the last validate(), by id: the memo holds
+        # each object, so `memo.get(id(a)) is a` means this very (immutable) string was
+        # checked; a replaced one (h[3]["tool_calls"][0]["function"]["arguments"] = ...)
+        # is a new object and is parsed again. Saves a json.loads per call per send.
+        self._replayable: dict[int, Any] = {}
         for item in items:
             self.append(item)
 

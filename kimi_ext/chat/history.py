@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kimi_ext._core.history import (
+    UNSEEN,
     History,
     Turn,
     arguments_problem,
@@ -123,6 +124,8 @@ class ChatHistory(History):
         items = self._items
         meta = self._meta
         pending: dict[Any, int] = {}
+        known = self._replayable
+        replayable: dict[int, Any] = {}
         for i, msg in enumerate(items):
             if type(msg) is not dict:
                 raise HistoryError(i, f"is a {type(msg).__name__}, not a message object")
@@ -154,18 +157,25 @@ class ChatHistory(History):
                         "assistant tool call message: keep the complete turn as received "
                         "(history.add(result)); it cannot be replaced by placeholder text",
                     )
-                ids = tuple(call_id_of(c) for c in calls)
+                ids = tuple([c.get("id") if isinstance(c, dict) else None for c in calls])
                 if turn is not None and turn.call_ids is not None and ids != turn.call_ids:
                     raise HistoryError(i, ids_changed(turn.call_ids, ids))
-                twice = first_duplicate(ids)
+                twice = first_duplicate(ids) if len(ids) > 1 else None
                 if twice is not None:
                     raise HistoryError(i, f"tool call id {twice!r} appears twice in this turn")
                 for call in calls:
                     fn = call.get("function") if isinstance(call, dict) else None
-                    if isinstance(fn, dict) and not arguments_replayable(fn.get("arguments")):
-                        raise HistoryError(i, arguments_problem(call_id_of(call)))
+                    if isinstance(fn, dict):
+                        arguments = fn.get("arguments")
+                        if known.get(
+                            id(arguments), UNSEEN
+                        ) is not arguments and not arguments_replayable(arguments):
+                            raise HistoryError(i, arguments_problem(call_id_of(call)))
+                        replayable[id(arguments)] = arguments
                 for call_id in ids:
                     pending[call_id] = i
+        # Only what is in the history now is remembered (a replaced string is let go).
+        self._replayable = replayable
         if pending:
             unanswered(pending, "at the end of the history (add its result before sending)")
 

@@ -163,7 +163,15 @@ class MessagesHistory(History):
                         raise HistoryError(
                             i, f"content[{j}]: a {kind} block that was not in the turn as received"
                         )
-                    if not turn.thinking_matches(k, block):
+                    seen = turn.refs[k]
+                    # Unchanged since last seen intact (the usual case): the same strings,
+                    # compared inline, as thinking_matches would first.
+                    if not (
+                        seen is not None
+                        and block.get("thinking") is seen[0]
+                        and block.get("signature") is seen[1]
+                        and block.get("data") is seen[2]
+                    ) and not turn.thinking_matches(k, block):
                         raise HistoryError(
                             i,
                             f"content[{j}]: {kind} block changed after receipt (its "
@@ -214,7 +222,7 @@ class MessagesHistory(History):
             raise HistoryError(
                 i, f"content[{j}]: server_tool_use {use_id!r} without its result block"
             )
-        twice = first_duplicate(ids)
+        twice = first_duplicate(ids) if len(ids) > 1 else None
         if twice is not None:
             raise HistoryError(i, f"tool_use id {twice!r} appears twice in this turn")
         if turn is not None and turn.call_ids is not None:

@@ -10,6 +10,7 @@ from kimi_ext._core.history import (
     CALL_OUTPUT,
     INPUT_ROLES,
     OUTPUT_TYPES,
+    UNSEEN,
     History,
     Turn,
     arguments_problem,
@@ -79,6 +80,8 @@ class ResponsesHistory(History):
         pending: dict[Any, tuple[int, str]] = {}
         group: Turn | None = None
         group_ids: list[Any] = []
+        known = self._replayable
+        replayable: dict[int, Any] = {}
         for i, item in enumerate(items):
             if type(item) is not dict:
                 raise HistoryError(i, f"is a {type(item).__name__}, not an input item")
@@ -96,8 +99,13 @@ class ResponsesHistory(History):
             kind = item.get("type")
             if kind in CALL_OUTPUT:
                 call_id = item.get("call_id")
-                if kind == "function_call" and not arguments_replayable(item.get("arguments")):
-                    raise HistoryError(i, arguments_problem(call_id))
+                if kind == "function_call":
+                    arguments = item.get("arguments")
+                    if known.get(
+                        id(arguments), UNSEEN
+                    ) is not arguments and not arguments_replayable(arguments):
+                        raise HistoryError(i, arguments_problem(call_id))
+                    replayable[id(arguments)] = arguments
                 group_ids.append(call_id)
                 pending[call_id] = (i, CALL_OUTPUT[kind])
             elif kind in OUTPUT_TYPES:
@@ -122,6 +130,7 @@ class ResponsesHistory(History):
                 )
         if group is not None:
             _check_group(len(items) - 1, group, group_ids)
+        self._replayable = replayable
         if pending:
             call_id, (index, _) = next(iter(pending.items()))
             raise HistoryError(
