@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/ruff format --check kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/mypy --strict kimi_ext
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/openapi-spec-validator openapi/chat.yaml openapi/messages.yaml openapi/responses.yaml
 
 format: $(STAMP)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overlo
 import httpx
 
 from kimi_ext._core import log as _logging
-from kimi_ext._core.building import Prepared, check_header, prepare
+from kimi_ext._core.building import check_header, prepare
 from kimi_ext._core.config import (
     DEFAULT_BASE_URL,
     DEFAULT_LIMITS,
@@ -38,6 +38,7 @@ from kimi_ext._core.config import (
     FALLBACK_BASE_URL,
 )
 from kimi_ext._core.format import AsyncStreamT, Format, ResultT, StreamT
+from kimi_ext._core.request import Prepared
 from kimi_ext._core.result import Result
 from kimi_ext._core.retries import RetryPolicy
 from kimi_ext._core.sending import (
@@ -70,7 +71,7 @@ _DEFAULT = object()
 class _ClientBase:
     """Settings shared by the sync and async clients (resolved once, at construction)."""
 
-    is_async: bool = False
+    is_async: bool
     """True for :class:`AsyncKimi`: its calls return awaitables."""
 
     def _configure(
@@ -223,6 +224,8 @@ class Kimi(_ClientBase):
             print(msg.text, msg.usage.output)
     """
 
+    is_async: Literal[False] = False
+
     def __init__(
         self,
         api_key: str | None = None,
@@ -280,7 +283,7 @@ class Kimi(_ClientBase):
 class AsyncKimi(_ClientBase):
     """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
 
-    is_async = True
+    is_async: Literal[True] = True
 
     def __init__(
         self,

@@ -35,7 +35,7 @@ TypeError for a Response.
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, Literal, Protocol, overload
 
 from kimi_ext._core.format import Continuation, Format
 from kimi_ext._core.result import Result
@@ -44,8 +44,16 @@ from kimi_ext.errors import IncompleteStreamError
 from kimi_ext.formats import format_of
 from kimi_ext.messages.continued import ContinuedMessage
 
-if TYPE_CHECKING:
-    from kimi_ext.client import AsyncKimi, Kimi
+
+class _SyncClient(Protocol):
+    @property
+    def is_async(self) -> Literal[False]: ...
+
+
+class _AsyncClient(Protocol):
+    @property
+    def is_async(self) -> Literal[True]: ...
+
 
 __all__ = [
     "ContinuedChatCompletion",
@@ -129,18 +137,22 @@ async def _resume_async(client: Any, error: Any, stream: bool, params: dict[str,
 
 @overload
 def resume(
-    client: Kimi, error: IncompleteStreamError | Result, *, stream: bool = False, **params: Any
+    client: _SyncClient,
+    error: IncompleteStreamError | Result,
+    *,
+    stream: bool = False,
+    **params: Any,
 ) -> Result: ...
 @overload
 def resume(
-    client: AsyncKimi,
+    client: _AsyncClient,
     error: IncompleteStreamError | Result,
     *,
     stream: bool = False,
     **params: Any,
 ) -> Awaitable[Result]: ...
 def resume(
-    client: Kimi | AsyncKimi,
+    client: _SyncClient | _AsyncClient,
     error: IncompleteStreamError | Result,
     *,
     stream: bool = False,

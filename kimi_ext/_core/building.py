@@ -14,13 +14,13 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
 from kimi_ext._core.effort import normalize_effort
 from kimi_ext._core.format import Format
+from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
 from kimi_ext._core.text import has_lone_surrogate
 from kimi_ext._core.validation import validate
 from kimi_ext.errors import RequestValidationError
@@ -31,27 +31,7 @@ CLIENT_OPTIONS = frozenset(
 )
 
 
-@dataclass
-class Prepared:
-    """A request ready to send to any base URL (the sender picks it per attempt)."""
-
-    method: str
-    path: str
-    headers: dict[str, str]
-    content: bytes
-    body: dict[str, Any]
-    timeout: httpx.Timeout | float | object | None
-    max_retries: int | None
-    stream: bool
-    deadline: float | object | None = None  # UNSET_TIMEOUT: the client's
-
-    def __repr__(self) -> str:
-        # Not the headers (extra_headers may carry credentials) nor the body.
-        return f"Prepared({self.method} {self.path}, {len(self.content)} bytes)"
-
-
 _ROUTES: dict[str, tuple[str, str, dict[str, str]]] = {}
-UNSET_TIMEOUT = object()
 
 
 def prepare(

@@ -168,7 +168,6 @@ class History(Sequence[dict[str, Any]]):
     """What the three histories share (use :class:`ChatHistory`, :class:`MessagesHistory`
     or :class:`ResponsesHistory`)."""
 
-    format: ClassVar[str] = ""
     result_type: ClassVar[type[Result]] = Result
     _extra_fields: ClassVar[tuple[str, ...]] = ()
 

@@ -24,9 +24,9 @@ from typing import Any
 
 import httpx
 
-from kimi_ext._core.building import UNSET_TIMEOUT, Prepared
 from kimi_ext._core.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
 from kimi_ext._core.log import SENSITIVE_HEADERS, logger, redact_headers
+from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
 from kimi_ext._core.retries import RetryPolicy, new_idempotency_key, retry_after_seconds
 from kimi_ext._core.version import __version__
 from kimi_ext.errors import (

@@ -35,7 +35,6 @@ class ChatHistory(History):
     error travels as the text of the result).
     """
 
-    format = "chat"
     result_type = ChatCompletion
     _extra_fields = ("system",)
 

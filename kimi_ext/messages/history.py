@@ -34,7 +34,6 @@ class MessagesHistory(History):
     blocks, ``is_error`` set for errors); text added after them joins that message.
     """
 
-    format = "messages"
     result_type = Message
     _extra_fields = ("system",)
 

@@ -34,7 +34,6 @@ class ResponsesHistory(History):
     web_search_call and any other type).
     """
 
-    format = "responses"
     result_type = Response
     _extra_fields = ("instructions",)
 

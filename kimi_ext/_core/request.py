@@ -1,0 +1,33 @@
+"""A request ready to send: :class:`Prepared`, what :mod:`.building` makes and
+:mod:`.sending` sends (its own module, so the sender does not depend on the builder)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+__all__ = ["UNSET_TIMEOUT", "Prepared"]
+
+# "Not given for this call": the client's own setting applies.
+UNSET_TIMEOUT = object()
+
+
+@dataclass
+class Prepared:
+    """A request ready to send to any base URL (the sender picks it per attempt)."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    content: bytes
+    body: dict[str, Any]
+    timeout: httpx.Timeout | float | object | None
+    max_retries: int | None
+    stream: bool
+    deadline: float | object | None = None  # UNSET_TIMEOUT: the client's
+
+    def __repr__(self) -> str:
+        # Not the headers (extra_headers may carry credentials) nor the body.
+        return f"Prepared({self.method} {self.path}, {len(self.content)} bytes)"
