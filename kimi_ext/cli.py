@@ -37,6 +37,7 @@ from kimi_ext._core.effort import normalize_effort
 from kimi_ext._core.format import Format
 from kimi_ext._core.history import History
 from kimi_ext._core.result import Result
+from kimi_ext._core.secret import redact
 from kimi_ext._core.sending import is_loopback
 from kimi_ext._core.version import __version__
 from kimi_ext.client import Kimi
@@ -674,7 +675,7 @@ def main(
         # The key never reaches an error's text; redacted here too, in case a key read
         # from the environment differs (say by whitespace) from the one the client holds.
         key = (os.environ.get("KIMI_API_KEY") or "").strip()
-        text = one_line(errors.redact(str(exc), key or None))
+        text = one_line(redact(str(exc), key or None))
         print(f"kimi: {type(exc).__name__}: {text}", file=sys.stderr)
         code = exit_code(exc)
     exit(code)

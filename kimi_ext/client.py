@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overlo
 import httpx
 
 from kimi_ext._core import log as _logging
-from kimi_ext._core.building import check_header, prepare
+from kimi_ext._core.building import prepare
 from kimi_ext._core.config import (
     DEFAULT_BASE_URL,
     DEFAULT_LIMITS,
@@ -38,9 +38,11 @@ from kimi_ext._core.config import (
     FALLBACK_BASE_URL,
 )
 from kimi_ext._core.format import AsyncStreamT, Format, ResultT, StreamT
+from kimi_ext._core.options import check_header
 from kimi_ext._core.request import Prepared
 from kimi_ext._core.result import Result
 from kimi_ext._core.retries import RetryPolicy
+from kimi_ext._core.secret import Secret
 from kimi_ext._core.sending import (
     AsyncSender,
     SyncSender,
@@ -49,7 +51,7 @@ from kimi_ext._core.sending import (
     parse_json_body,
 )
 from kimi_ext.chat import ChatCompletion, ChatHistory, ChatParams, ContinuedChatCompletion
-from kimi_ext.errors import ClientConfigError, RequestValidationError, _Secret
+from kimi_ext.errors import ClientConfigError, RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 from kimi_ext.messages import ContinuedMessage, Message, MessagesHistory, MessagesParams
 from kimi_ext.responses import Response, ResponsesHistory, ResponsesParams
@@ -76,7 +78,7 @@ class _ClientBase:
 
     def _configure(
         self,
-        api_key: _Secret | None,
+        api_key: Secret | None,
         base_url: str | None,
         fallback_base_url: str | object | None,
         timeout: httpx.Timeout | float | None,
@@ -169,17 +171,17 @@ class _ClientBase:
         raise TypeError(f"{type(self).__name__} cannot be pickled (it holds a key and sockets)")
 
 
-def _secret_of(value: Any) -> _Secret | None:
+def _secret_of(value: Any) -> Secret | None:
     """The key, held so no repr or traceback shows it; surrounding whitespace (a newline
     read from a file) is stripped. Anything but a str is refused without showing it."""
-    if value is None or isinstance(value, _Secret):
+    if value is None or isinstance(value, Secret):
         return value
     if not isinstance(value, str):
         raise ClientConfigError(f"api_key: must be a str, not {type(value).__name__}")
-    return _Secret(value.strip())
+    return Secret(value.strip())
 
 
-def _check_key(key: _Secret) -> None:
+def _check_key(key: Secret) -> None:
     """A key that cannot go in a header as it is: refused here, before anything is sent
     (and without quoting it)."""
     for i, char in enumerate(key.get()):

@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from kimi_ext.errors import searched_key
+from kimi_ext._core.secret import searched_key
 
 logger = logging.getLogger("kimi_ext")
 
@@ -56,7 +56,7 @@ _TRACE_LOGGERS = ("httpcore.http11", "httpcore.http2", "httpcore.connection", "h
 
 
 def watch_secret(secret: Any) -> None:
-    """Keep ``secret`` (a ``_Secret``) out of httpcore's debug log while it lives."""
+    """Keep ``secret`` (a ``Secret``) out of httpcore's debug log while it lives."""
     if not _FILTER.secrets:
         for name in _TRACE_LOGGERS:
             trace = logging.getLogger(name)

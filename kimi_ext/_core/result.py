@@ -24,7 +24,8 @@ from typing import Any, ClassVar
 import httpx
 
 from kimi_ext._core.usage import Usage
-from kimi_ext.errors import InvalidToolCallError, KimiError, request_id_of
+from kimi_ext._core.wire_errors import request_id_of
+from kimi_ext.errors import InvalidToolCallError, KimiError
 
 # Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
 # arguments: they are read as the model meant them (lenient about control characters only).

@@ -28,7 +28,9 @@ from kimi_ext._core.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
 from kimi_ext._core.log import SENSITIVE_HEADERS, logger, redact_headers
 from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
 from kimi_ext._core.retries import RetryPolicy, new_idempotency_key, retry_after_seconds
+from kimi_ext._core.secret import Secret, redact, redact_bytes
 from kimi_ext._core.version import __version__
+from kimi_ext._core.wire_errors import status_error_from_response
 from kimi_ext.errors import (
     APIConnectionError,
     APIResponseError,
@@ -37,10 +39,6 @@ from kimi_ext.errors import (
     ClientConfigError,
     ClientStateError,
     KimiError,
-    _Secret,
-    redact,
-    redact_bytes,
-    status_error_from_response,
 )
 
 USER_AGENT = f"kimi-ext/{__version__}"
@@ -94,7 +92,7 @@ def loopback_http_origins(urls: Sequence[str]) -> list[str]:
 
 
 def connection_error(
-    exc: httpx.RequestError, request: httpx.Request | None, secret: _Secret | str | None = None
+    exc: httpx.RequestError, request: httpx.Request | None, secret: Secret | str | None = None
 ) -> APIConnectionError:
     """Our error for an httpx transport failure, or a body httpx could not decode (the
     original stays as ``__cause__``, except for a local protocol error, whose text may
@@ -302,7 +300,7 @@ class _SenderBase:
     def __init__(
         self,
         *,
-        api_key: _Secret | str,
+        api_key: Secret | str,
         base_urls: Sequence[str],
         timeout: httpx.Timeout,
         policy: RetryPolicy,
@@ -310,7 +308,7 @@ class _SenderBase:
         deadline: float | None = None,
         max_body_size: int = DEFAULT_MAX_BODY_SIZE,
     ) -> None:
-        self._api_key = api_key if isinstance(api_key, _Secret) else _Secret(api_key)
+        self._api_key = api_key if isinstance(api_key, Secret) else Secret(api_key)
         self.base_urls = list(base_urls)
         self.base_index = 0
         self.timeout = timeout
@@ -447,7 +445,7 @@ class _SenderBase:
             logger.debug("response headers: %s", redact_headers(response.headers.items(), secret))
 
 
-def parse_json_body(response: httpx.Response, secret: _Secret | str) -> dict[str, Any]:
+def parse_json_body(response: httpx.Response, secret: Secret | str) -> dict[str, Any]:
     """The JSON object of a success response; APIResponseError (with the text) otherwise."""
     try:
         data = json.loads(response.content)

@@ -63,17 +63,11 @@ import httpx
 
 from kimi_ext._core.longjson import LongJSONLine, ParsedLine
 from kimi_ext._core.result import Result
+from kimi_ext._core.secret import redact, redact_bytes, redact_json
 from kimi_ext._core.sending import CallState, call_state
 from kimi_ext._core.sse import LONG_LINE, SSEDecoder, SSELineTooLong
-from kimi_ext.errors import (
-    APIResponseError,
-    IncompleteStreamError,
-    KimiError,
-    redact,
-    redact_bytes,
-    redact_json,
-    status_error_from_event,
-)
+from kimi_ext._core.wire_errors import status_error_from_event
+from kimi_ext.errors import APIResponseError, IncompleteStreamError, KimiError
 
 __all__ = [
     "TEXT_BATCH",
@@ -219,7 +213,7 @@ class ErrorEventReceived(Exception):
 
     def __init__(self, body: Any, raw: Any = None) -> None:
         super().__init__("error event")
-        self.body = body  # in one of the envelopes errors.parse_error_body reads
+        self.body = body  # in one of the envelopes wire_errors.parse_error_body reads
         self.raw = body if raw is None else raw  # the event as received
 
 

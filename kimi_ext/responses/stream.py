@@ -460,7 +460,7 @@ def _status_of(kind: str) -> str:
 
 def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
     """Responses ``error`` events are flat (``{"type": "error", "code", "message"}``);
-    give errors.status_error_from_event the envelope it reads."""
+    give wire_errors.status_error_from_event the envelope it reads."""
     if isinstance(data.get("error"), dict):
         return data
     code = data.get("code")

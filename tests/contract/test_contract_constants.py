@@ -9,10 +9,10 @@ import typing
 import pytest
 from spec import spec
 
-from kimi_ext._core.building import CLIENT_OPTIONS
 from kimi_ext._core.contract import contract
 from kimi_ext._core.contract.schema import ecma_pattern
 from kimi_ext._core.effort import Effort
+from kimi_ext._core.options import CLIENT_OPTIONS
 from kimi_ext.chat.params import ChatParams
 from kimi_ext.messages.params import MessagesParams
 from kimi_ext.responses.params import ResponsesParams

@@ -21,13 +21,13 @@ from kimi_ext._core.sending import check_base_url
 from kimi_ext._core.sse import SSEDecoder
 from kimi_ext._core.streaming import StreamEvent
 from kimi_ext._core.type_schema import build_value, schema_from_type
-from kimi_ext.chat.stream import ChatAccumulator
-from kimi_ext.errors import (
-    RequestValidationError,
+from kimi_ext._core.wire_errors import (
     parse_error_body,
     status_error_from_event,
     status_error_from_response,
 )
+from kimi_ext.chat.stream import ChatAccumulator
+from kimi_ext.errors import RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 from kimi_ext.responses.stream import ResponseAccumulator
 

@@ -22,8 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quality_helpers import canonical, json_scalars, json_values
 
-from kimi_ext._core.building import CLIENT_OPTIONS, prepare
+from kimi_ext._core.building import prepare
 from kimi_ext._core.contract import contract
+from kimi_ext._core.options import CLIENT_OPTIONS
 from kimi_ext._core.request import UNSET_TIMEOUT
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES

@@ -29,6 +29,7 @@ from kimi_ext import (
     Response,
     ResponsesHistory,
 )
+from kimi_ext._core import wire_errors
 from kimi_ext._core.building import prepare
 from kimi_ext._core.streaming import DRAIN_GRACE
 from kimi_ext.formats import CHAT
@@ -339,7 +340,7 @@ def test_x_trace_id_is_the_request_id_when_x_request_id_is_absent() -> None:
     assert ChatCompletion({}, response).request_id == "trace-7"
     both = httpx.Response(200, headers={"x-trace-id": "trace-7", "x-request-id": "req-1"})
     assert ChatCompletion({}, both).request_id == "req-1"
-    error = kimi_ext.errors.status_error_from_event(
+    error = wire_errors.status_error_from_event(
         {"error": {"message": "boom", "type": "server_error"}},
         response=httpx.Response(500, headers={"x-trace-id": "trace-8"}),
         secret=SECRET,
