@@ -204,13 +204,11 @@ def test_the_fast_check_and_the_reference_validator_agree(fmt: str) -> None:
 
 
 def dotted(path: tuple[Any, ...], style: str) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]" if style == "python" else f".{part}"
-        else:
-            out += f".{part}" if out else part
-    return out
+    """``messages[0].content`` (python style) or ``messages.0.content``: the test's own
+    spelling, apart from kimi_ext's format_path (which the stand-in uses), of a path from
+    :func:`parts` (a key first, no empty names)."""
+    pieces = [f"[{p}]" if isinstance(p, int) and style == "python" else f".{p}" for p in path]
+    return "".join(pieces).removeprefix(".")
 
 
 def parts(field: str) -> tuple[Any, ...]:
