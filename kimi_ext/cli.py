@@ -27,7 +27,7 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import httpx
 
@@ -335,25 +335,20 @@ class ChatSession:
                     if not in_reasoning:
                         rout.write(self.style.reasoning_start())
                         in_reasoning = True
-                    rout.write(text)
-                    rout.flush()
+                    _put(rout, text)
                 else:
                     thinking.clear()
                     if in_reasoning:
-                        rout.write(self.style.reasoning_end())
-                        rout.flush()
+                        _put(rout, self.style.reasoning_end())
                         in_reasoning = False
                     if not quiet:
-                        out.write(text)
-                        out.flush()
+                        _put(out, text)
         finally:
             thinking.clear()
             if in_reasoning:
-                rout.write(self.style.reasoning_end())
-                rout.flush()
+                _put(rout, self.style.reasoning_end())
             if not quiet:
-                out.write("\n")
-                out.flush()
+                _put(out, "\n")
 
     def close(self) -> None:
         """Close the client."""
@@ -512,44 +507,38 @@ def run_chat(
         session.close()
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+_N = TypeVar("_N", int, float)
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+def _number_type(
+    convert: Callable[[str], _N], noun: str, ok: Callable[[_N], bool], rule: str
+) -> Callable[[str], _N]:
+    """An argparse type: ``convert`` the text, then refuse a value ``ok`` refuses, both
+    with a message naming the text given (argparse prefixes the option's name)."""
+
+    def parse(text: str) -> _N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{rule}, not {text}")
+        return value
+
+    return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be 0-65535 (0: any free port), not {value}")
-    return value
+_positive_int = _number_type(int, "a whole number", lambda v: v > 0, "must be at least 1")
+_non_negative_int = _number_type(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
+_seconds = _number_type(
+    float,
+    "a number of seconds",
+    lambda v: 0 < v < float("inf"),
+    "must be a number of seconds above 0",
+)
+_port = _number_type(
+    int, "a port number", lambda v: 0 <= v <= 65535, "must be 0-65535 (0: any free port)"
+)
 
 
 STANDIN_HOWTO = """\
@@ -680,6 +669,12 @@ def main(
         code = exit_code(exc)
     exit(code)
     return code
+
+
+def _put(stream: TextIO, text: str) -> None:
+    # Flushed at once: the reader watches the answer arrive (and a pipe sees it in order).
+    stream.write(text)
+    stream.flush()
 
 
 def one_line(text: str) -> str:

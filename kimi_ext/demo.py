@@ -59,6 +59,29 @@ def to_fahrenheit(celsius: float) -> float:
     return round(celsius * 9 / 5 + 32, 1)
 
 
+# What the stand-in's "model" says in steps 1 to 4 (offline only; live, the model speaks).
+KYOTO = Reply(
+    text="Kyoto in early April: cherry blossoms peak, mild days around 15 °C.",
+    reasoning="The user asks about spring in Kyoto; blossom season is early April.",
+)
+WEATHER_ROUNDS = (
+    Reply(
+        reasoning="I need the weather first.",
+        tool_calls=[ToolCallSpec("get_weather", {"city": "Paris"})],
+    ),
+    Reply(
+        reasoning="Now convert 18 °C.",
+        tool_calls=[ToolCallSpec("to_fahrenheit", {"celsius": 18})],
+    ),
+    Reply(text="Paris: light rain, 18 °C (64.4 °F). Take an umbrella."),
+)
+LYON = Reply.structured({"city": "Lyon", "country": "France", "population_millions": 0.52})
+LISBON_TURNS = (
+    Reply(text="Lisbon: trams, tiles and the Tagus."),
+    Reply(text="Try pastéis de nata in Belém."),
+)
+
+
 class Printer:
     """What a user sees: headings, dimmed reasoning, answers and usage lines."""
 
@@ -84,12 +107,7 @@ class Printer:
 def streamed_answer(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
     out.heading("1. Messages: a streamed answer with reasoning")
     if standin:
-        standin.queue(
-            Reply(
-                text="Kyoto in early April: cherry blossoms peak, mild days around 15 °C.",
-                reasoning="The user asks about spring in Kyoto; blossom season is early April.",
-            )
-        )
+        standin.queue(KYOTO)
     with client.messages.stream(
         model=MODEL,
         max_tokens=2048,
@@ -112,17 +130,7 @@ def streamed_answer(client: Kimi, out: Printer, standin: KimiStandIn | None) -> 
 def tool_loop(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
     out.heading("2. Chat: a two-round tool loop with run_tools")
     if standin:
-        standin.queue(
-            Reply(
-                reasoning="I need the weather first.",
-                tool_calls=[ToolCallSpec("get_weather", {"city": "Paris"})],
-            ),
-            Reply(
-                reasoning="Now convert 18 °C.",
-                tool_calls=[ToolCallSpec("to_fahrenheit", {"celsius": 18})],
-            ),
-            Reply(text="Paris: light rain, 18 °C (64.4 °F). Take an umbrella."),
-        )
+        standin.queue(*WEATHER_ROUNDS)
     run = client.chat.completions.run_tools(
         model=MODEL,
         effort="low",
@@ -142,9 +150,7 @@ def tool_loop(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
 def structured(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
     out.heading("3. Responses: structured output, validated against its schema")
     if standin:
-        standin.queue(
-            Reply.structured({"city": "Lyon", "country": "France", "population_millions": 0.52})
-        )
+        standin.queue(LYON)
     answer = client.responses.parse(
         schema=CityFacts,
         model=MODEL,
@@ -158,10 +164,7 @@ def structured(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
 def cache_hit(client: Kimi, out: Printer, standin: KimiStandIn | None) -> None:
     out.heading("4. Messages: the second turn reads the prompt cache")
     if standin:
-        standin.queue(
-            Reply(text="Lisbon: trams, tiles and the Tagus."),
-            Reply(text="Try pastéis de nata in Belém."),
-        )
+        standin.queue(*LISBON_TURNS)
     history = MessagesHistory(system=SYSTEM)
     for question in ("One line about Lisbon?", "And what should I eat there?"):
         history.add_user(question)

@@ -23,11 +23,6 @@ from kimi_ext.errors import RequestValidationError
 Source = str | bytes | PathLike[str]
 
 
-def _accepted(fmt: str, component: str, field: str) -> tuple[str, ...]:
-    """The media types the spec lets this field carry (its ``x-kimi-media-types``)."""
-    return contract(fmt).media_types(component, field)
-
-
 _FTYP_BRANDS = {
     b"heic": "image/heic", b"heix": "image/heic", b"hevc": "image/heic",
     b"mif1": "image/heif", b"msf1": "image/heif", b"qt  ": "video/quicktime",
@@ -86,9 +81,12 @@ def load(source: Source, media_type: str | None = None) -> tuple[bytes, str]:
 
 
 def _checked(
-    source: Source, media_type: str | None, allowed: tuple[str, ...], where: str
+    source: Source, media_type: str | None, fmt: str, component: str, field: str, where: str
 ) -> tuple[str, str]:
+    """(base64 data, media type), refused unless the spec lets ``component.field`` carry
+    that media type (its ``x-kimi-media-types``)."""
     data, kind = load(source, media_type)
+    allowed = contract(fmt).media_types(component, field)
     if kind not in allowed:
         raise RequestValidationError("media_type", kind, f"{where} accepts {', '.join(allowed)}")
     return base64.b64encode(data).decode("ascii"), kind
@@ -97,32 +95,26 @@ def _checked(
 def image_block(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Messages image block (base64 source) from a path or bytes."""
     data, kind = _checked(
-        source,
-        media_type,
-        _accepted("messages", "Base64ImageSource", "media_type"),
-        "Messages images",
+        source, media_type, "messages", "Base64ImageSource", "media_type", "Messages images"
     )
     return {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
 
 
 def image_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``image_url`` content part (a data URL) from a path or bytes."""
-    data, kind = _checked(source, media_type, _accepted("chat", "ImageUrl", "url"), "Chat images")
+    data, kind = _checked(source, media_type, "chat", "ImageUrl", "url", "Chat images")
     return {"type": "image_url", "image_url": {"url": f"data:{kind};base64,{data}"}}
 
 
 def video_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``video_url`` content part (a data URL) from a path or bytes."""
-    data, kind = _checked(source, media_type, _accepted("chat", "VideoUrl", "url"), "Chat video")
+    data, kind = _checked(source, media_type, "chat", "VideoUrl", "url", "Chat video")
     return {"type": "video_url", "video_url": {"url": f"data:{kind};base64,{data}"}}
 
 
 def input_image(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Responses ``input_image`` part (a data URL) from a path or bytes."""
     data, kind = _checked(
-        source,
-        media_type,
-        _accepted("responses", "InputImagePart", "image_url"),
-        "Responses images",
+        source, media_type, "responses", "InputImagePart", "image_url", "Responses images"
     )
     return {"type": "input_image", "image_url": f"data:{kind};base64,{data}"}

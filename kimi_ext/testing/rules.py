@@ -15,7 +15,7 @@ into the format's own error envelope.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal
 
 from kimi_ext._core.contract import Contract, Violation, contract, format_path, json_type
@@ -32,24 +32,19 @@ _KIND_NAMES = {
 }
 
 
+@dataclass(eq=False)  # compared and hashed by identity, as exceptions are
 class ServiceError(Exception):
     """A request the service refuses: status, message and the error's type / code / param."""
 
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        *,
-        error_type: str = "invalid_request_error",
-        code: str | int | None = None,
-        param: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.error_type = error_type
-        self.code = code
-        self.param = param
+    status: int
+    message: str
+    _: KW_ONLY
+    error_type: str = "invalid_request_error"
+    code: str | int | None = None
+    param: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)  # str(err) is the message
 
 
 @dataclass

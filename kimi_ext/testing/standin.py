@@ -35,7 +35,6 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
 
 from kimi_ext._core.contract import contract
@@ -345,12 +344,13 @@ class KimiStandIn:
     ) -> None:
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
-        self.api_key = api_key
-        self.host = host
-        self._port = port
-        self.sse_transport = sse_transport
-        self.chunk_chars = chunk_chars
-        self.event_delay = event_delay
+        # The key it accepts and the address start() binds.
+        self.api_key, self.host, self._port = api_key, host, port
+        # How it writes streams, then which service behaviours it copies: every request
+        # reads these afresh, so a test may change them between requests.
+        self.sse_transport, self.chunk_chars, self.event_delay = (
+            sse_transport, chunk_chars, event_delay
+        )  # fmt: skip
         self.report_stop_sequence = report_stop_sequence
         self.require_anthropic_version = require_anthropic_version
         self.strict_fields = strict_fields
@@ -423,12 +423,7 @@ class KimiStandIn:
     def __enter__(self) -> KimiStandIn:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
     @property

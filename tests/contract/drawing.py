@@ -8,6 +8,8 @@ drawn value is valid by construction or discarded.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import strategies as st
@@ -105,37 +107,38 @@ class Drawer:
         return build()
 
 
-def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path inside ``value`` (objects and lists), the root included."""
-    out = [prefix]
+def locations(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place inside ``value`` (object keys and list indexes), the root excluded."""
+    if path:
+        yield path
     if isinstance(value, dict):
-        for k, v in value.items():
-            out.extend(paths(v, (*prefix, k)))
+        for key, item in value.items():
+            yield from locations(item, (*path, key))
     elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out.extend(paths(v, (*prefix, i)))
-    return out
+        for i, item in enumerate(value):
+            yield from locations(item, (*path, i))
 
 
-def get(value: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        value = value[part]
-    return value
-
-
-WRONG = [12345, -1, 0.5, "zz-not-a-valid-value", True, None, [], {"zz": 1}]
+# Values that are wrong almost anywhere in a request body.
+WRONG = st.sampled_from([12345, -1, 0.5, "zz-not-a-valid-value", True, None, [], {"zz": 1}])
 
 
 @st.composite
-def mutated(draw: st.DrawFn, body: dict[str, Any]) -> tuple[dict[str, Any], tuple[Any, ...]]:
-    """``body`` with one value replaced by a wrong one, or one key removed; and where."""
-    import copy
-
+def mutated(
+    draw: st.DrawFn,
+    body: dict[str, Any],
+    values: st.SearchStrategy[Any] = WRONG,
+    removals: bool = True,
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """A copy of ``body`` with the value at one place replaced by one of ``values``, or
+    (``removals``) one object key removed; and that place."""
     body = copy.deepcopy(body)
-    where = draw(st.sampled_from([p for p in paths(body) if p]))
-    parent = get(body, where[:-1])
-    if isinstance(parent, dict) and draw(st.booleans()):
+    where = draw(st.sampled_from(list(locations(body))))
+    parent = body
+    for part in where[:-1]:
+        parent = parent[part]
+    if removals and isinstance(parent, dict) and draw(st.booleans()):
         del parent[where[-1]]
     else:
-        parent[where[-1]] = draw(st.sampled_from(WRONG))
+        parent[where[-1]] = draw(values)
     return body, where

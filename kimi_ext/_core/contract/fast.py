@@ -188,12 +188,15 @@ class _Writer:
         items = schema.get("items")
         if items is not None and items is not True and items != {}:
             item = f"e{depth}"
-            body: list[str] = []
-            self.node(items, item, body, depth + 2)
-            if body:
-                out.append(f"{pad}if type({var}) is list:")
-                out.append(f"{pad}    for {item} in {var}:")
-                out.extend(body)
+            loop = (f"{pad}if type({var}) is list:", f"{pad}    for {item} in {var}:")
+            out.extend(self.under(loop, items, item, depth + 2))
+
+    def under(self, header: tuple[str, ...], schema: Any, var: str, depth: int) -> list[str]:
+        """``header`` then the checks of ``schema`` on ``var``; nothing at all when ``schema``
+        checks nothing (a loop or lookup with an empty body would cost time for no rule)."""
+        body: list[str] = []
+        self.node(schema, var, body, depth)
+        return [*header, *body] if body else []
 
     def object(self, schema: Mapping[str, Any], var: str, out: list[str], depth: int) -> None:
         pad = "    " * depth
@@ -209,16 +212,14 @@ class _Writer:
             block.append(f"{inner}if {test}: raise Fail")
         for key, sub in props.items():
             value = f"p{depth}"
-            body: list[str] = []
-            self.node(sub, value, body, depth + 2)
-            if body:
-                block.append(f"{inner}{value} = {var}.get({key!r}, _MISSING)")
-                block.append(f"{inner}if {value} is not _MISSING:")
-                block.extend(body)
+            get = f"{inner}{value} = {var}.get({key!r}, _MISSING)"
+            block.extend(
+                self.under((get, f"{inner}if {value} is not _MISSING:"), sub, value, depth + 2)
+            )
         if extra is not True:
             known = self.const(frozenset(props))
             value = f"x{depth}"
-            body = []
+            body: list[str] = []
             self.node(extra, value, body, depth + 3)
             block.append(f"{inner}for _key, {value} in {var}.items():")
             block.append(f"{inner}    if _key not in {known}:")

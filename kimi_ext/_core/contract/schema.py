@@ -82,6 +82,15 @@ _FAST_TYPES: dict[type, str] = {
     bool: "boolean",
     type(None): "null",
 }
+# Subclasses, tuples and other mappings, in order: a bool is an int too, so it comes first.
+_SLOW_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    ((list, tuple), "array"),
+    (Mapping, "object"),
+)
 
 
 def json_type(value: Any) -> str:
@@ -89,26 +98,41 @@ def json_type(value: Any) -> str:
     fast = _FAST_TYPES.get(type(value))
     if fast is not None:
         return fast
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
+    for kind, name in _SLOW_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
 
 
 def _is(value: Any, kind: str) -> bool:
     actual = json_type(value)
     return actual == kind or (kind == "number" and actual == "integer")
+
+
+def _missing(value: Mapping[str, Any], path: Path, key: str, tags: Mapping[str, Check]) -> None:
+    """Raise for the required ``key`` missing from ``value``, after checking the tags it
+    has: a wrong tag is the error to name, not a key its intended member may not need."""
+    for tag, check in tags.items():
+        if tag in value:
+            check(value[tag], (*path, tag))
+    raise Violation((*path, key), None, "is required")
+
+
+def _members(
+    value: Mapping[str, Any],
+    path: Path,
+    props: tuple[tuple[str, Check], ...],
+    extra_check: Check | None,
+    known: frozenset[str],
+) -> None:
+    """Check each property present, then (``additionalProperties``) each key not named."""
+    for key, check in props:
+        if key in value:
+            check(value[key], (*path, key))
+    if extra_check is not None:
+        for key in value:
+            if key not in known:
+                extra_check(value[key], (*path, key))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -251,17 +275,8 @@ class Compiler:
                 raise Violation(path, value, shown, expected=("object",))
             for key in required:
                 if key not in value:
-                    for tag, check in tags.items():
-                        if tag in value:
-                            check(value[tag], (*path, tag))
-                    raise Violation((*path, key), None, "is required")
-            for key, check in props:
-                if key in value:
-                    check(value[key], (*path, key))
-            if extra_check is not None:
-                for key in value:
-                    if key not in known:
-                        extra_check(value[key], (*path, key))
+                    _missing(value, path, key, tags)
+            _members(value, path, props, extra_check, known)
 
         return plain_object
 
@@ -416,31 +431,21 @@ class Compiler:
                 if type(value) is dict or isinstance(value, Mapping):
                     for key in required:
                         if key not in value:
-                            for tag, check in tags.items():
-                                if tag in value:
-                                    check(value[tag], (*path, tag))
-                            raise Violation((*path, key), None, "is required")
+                            _missing(value, path, key, tags)
 
             out.append(need)
         props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
         # Tags first here too (a dict keeps this order).
         props = {k: props[k] for k in [*tags, *(k for k in props if k not in tags)]}
-        props = {k: v for k, v in props.items() if v is not _accept}
+        checked = tuple((k, v) for k, v in props.items() if v is not _accept)
         extra = schema.get("additionalProperties", True)
         extra_check = None if extra is True else self.compile(extra)
         known = frozenset(schema.get("properties", {}))
-        if props or extra_check is not None:
+        if checked or extra_check is not None:
 
             def members(value: Any, path: Path) -> None:
-                if type(value) is not dict and not isinstance(value, Mapping):
-                    return
-                for key, check in props.items():
-                    if key in value:
-                        check(value[key], (*path, key))
-                if extra_check is not None:
-                    for key in value:
-                        if key not in known:
-                            extra_check(value[key], (*path, key))
+                if type(value) is dict or isinstance(value, Mapping):
+                    _members(value, path, checked, extra_check, known)
 
             out.append(members)
         if schema.get("x-kimi-typed-properties"):
