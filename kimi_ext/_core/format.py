@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from kimi_ext._core.history import History
     from kimi_ext._core.streaming import AsyncStream, SyncStream
 
-__all__ = ["Continuation", "Format"]
+__all__ = ["Continuation", "Format", "tool_declaration"]
 
 ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
@@ -111,6 +111,18 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
         for name in self.client_path:
             resource = getattr(resource, name)
         return resource
+
+
+def tool_declaration(
+    name: str, description: str, schema_field: str, schema: dict[str, Any], **fixed: Any
+) -> dict[str, Any]:
+    """A tool's declaration as the formats spell it: ``fixed`` fields, the name, the
+    description when there is one, and the JSON Schema under ``schema_field``."""
+    out: dict[str, Any] = {**fixed, "name": name}
+    if description:
+        out["description"] = description
+    out[schema_field] = schema
+    return out
 
 
 class _NoBody:

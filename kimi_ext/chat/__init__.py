@@ -1,15 +1,17 @@
-"""Chat Completions (``POST /v1/chat/completions``): everything of this format in one package, mirroring ``kimi_raw.chat``.
+"""Chat Completions (``POST /v1/chat/completions``), mirroring ``kimi_raw.chat``.
 
-``params`` (the typed keyword arguments), ``result`` (the result view), ``stream`` (the
-stream and its accumulator), ``history`` (the conversation), ``format`` (the
-:class:`~kimi_ext._core.format.Format` the client and the features read).
-The stream classes are imported on first use (streaming is heavy to import).
+The OpenAI-style format: ``messages`` with ``role``, reasoning in ``reasoning_content``,
+tool calls under ``tool_calls``, the builtin ``$web_search`` answered by the client
+(:mod:`.web_search`), partial mode to continue an answer (:mod:`.continued`). Modules:
+``params``, ``result``, ``stream``, ``history``, ``format`` (its
+:class:`~kimi_ext._core.format.Format`). Stream classes are imported on first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.chat.continued import ContinuedChatCompletion
 from kimi_ext.chat.format import CHAT
 from kimi_ext.chat.history import ChatHistory
@@ -36,12 +38,8 @@ __all__ = [
     "web_search_echo",
 ]
 
-_LAZY = frozenset(["AsyncChatCompletionStream", "ChatCompletionStream", "ChatStreamEvent"])
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from kimi_ext.chat import stream
-
-        return getattr(stream, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(
+    __name__,
+    "kimi_ext.chat.stream",
+    ["AsyncChatCompletionStream", "ChatCompletionStream", "ChatStreamEvent"],
+)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format
+from kimi_ext._core.format import Format, tool_declaration
+from kimi_ext._core.lazy import lazy_class
 from kimi_ext.chat.continued import CONTINUATION
 from kimi_ext.chat.history import ChatHistory
 from kimi_ext.chat.result import ChatCompletion
@@ -17,11 +18,10 @@ __all__ = ["CHAT"]
 
 
 def _tool_definition(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    function: dict[str, Any] = {"name": name}
-    if description:
-        function["description"] = description
-    function["parameters"] = parameters
-    return {"type": "function", "function": function}
+    return {
+        "type": "function",
+        "function": tool_declaration(name, description, "parameters", parameters),
+    }
 
 
 def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
@@ -32,18 +32,6 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return params
 
 
-def _stream() -> type[ChatCompletionStream]:
-    from kimi_ext.chat.stream import ChatCompletionStream  # streaming is imported on first use
-
-    return ChatCompletionStream
-
-
-def _async_stream() -> type[AsyncChatCompletionStream]:
-    from kimi_ext.chat.stream import AsyncChatCompletionStream
-
-    return AsyncChatCompletionStream
-
-
 CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = Format(
     name="chat",
     raw_module="kimi_raw.chat.api.chat.create_chat_completion",
@@ -51,8 +39,8 @@ CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = 
     output_limit_field="max_completion_tokens",
     result_type=ChatCompletion,
     history_type=ChatHistory,
-    load_stream=_stream,
-    load_async_stream=_async_stream,
+    load_stream=lazy_class("kimi_ext.chat.stream", "ChatCompletionStream"),
+    load_async_stream=lazy_class("kimi_ext.chat.stream", "AsyncChatCompletionStream"),
     final_getter="get_final_completion",
     terminal_events=frozenset({"[DONE]"}),
     client_path=("chat", "completions"),

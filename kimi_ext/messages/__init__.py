@@ -1,15 +1,16 @@
-"""Messages (``POST /v1/messages``): everything of this format in one package, mirroring ``kimi_raw.messages``.
+"""Messages (``POST /v1/messages``), mirroring ``kimi_raw.messages``.
 
-``params`` (the typed keyword arguments), ``result`` (the result view), ``stream`` (the
-stream and its accumulator), ``history`` (the conversation), ``format`` (the
-:class:`~kimi_ext._core.format.Format` the client and the features read).
-The stream classes are imported on first use (streaming is heavy to import).
+The Anthropic-style format: content blocks, signed ``thinking`` blocks that must come
+back unchanged, ``tool_use`` / ``tool_result`` pairs, server tools run by the service,
+prefill to continue an answer (:mod:`.continued`). Modules: ``params``, ``result``,
+``stream``, ``history``, ``format``. Stream classes are imported on first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.messages.history import MessagesHistory
@@ -30,12 +31,8 @@ __all__ = [
     "MessagesStreamEvent",
 ]
 
-_LAZY = frozenset(["AsyncMessageStream", "MessageStream", "MessagesStreamEvent"])
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from kimi_ext.messages import stream
-
-        return getattr(stream, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(
+    __name__,
+    "kimi_ext.messages.stream",
+    ["AsyncMessageStream", "MessageStream", "MessagesStreamEvent"],
+)

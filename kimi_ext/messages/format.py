@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format
+from kimi_ext._core.format import Format, tool_declaration
+from kimi_ext._core.lazy import lazy_class
 from kimi_ext.messages.continued import CONTINUATION
 from kimi_ext.messages.history import MessagesHistory
 from kimi_ext.messages.result import Message
@@ -16,11 +17,7 @@ __all__ = ["MESSAGES"]
 
 
 def _tool_definition(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if description:
-        out["description"] = description
-    out["input_schema"] = parameters
-    return out
+    return tool_declaration(name, description, "input_schema", parameters)
 
 
 def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
@@ -31,18 +28,6 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return params
 
 
-def _stream() -> type[MessageStream]:
-    from kimi_ext.messages.stream import MessageStream  # streaming is imported on first use
-
-    return MessageStream
-
-
-def _async_stream() -> type[AsyncMessageStream]:
-    from kimi_ext.messages.stream import AsyncMessageStream
-
-    return AsyncMessageStream
-
-
 MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     name="messages",
     raw_module="kimi_raw.messages.api.messages.create_message",
@@ -50,8 +35,8 @@ MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     output_limit_field="max_tokens",
     result_type=Message,
     history_type=MessagesHistory,
-    load_stream=_stream,
-    load_async_stream=_async_stream,
+    load_stream=lazy_class("kimi_ext.messages.stream", "MessageStream"),
+    load_async_stream=lazy_class("kimi_ext.messages.stream", "AsyncMessageStream"),
     final_getter="get_final_message",
     terminal_events=frozenset({"message_stop"}),
     client_path=("messages",),

@@ -1,15 +1,16 @@
-"""Responses (``POST /v1/responses``): everything of this format in one package, mirroring ``kimi_raw.responses``.
+"""Responses (``POST /v1/responses``), mirroring ``kimi_raw.responses``.
 
-``params`` (the typed keyword arguments), ``result`` (the result view), ``stream`` (the
-stream and its accumulator), ``history`` (the conversation), ``format`` (the
-:class:`~kimi_ext._core.format.Format` the client and the features read).
-The stream classes are imported on first use (streaming is heavy to import).
+The stateless item format: ``input`` items replayed whole on every call, ``reasoning``
+items, ``function_call`` / ``function_call_output`` pairs and custom tools. Modules:
+``params``, ``result``, ``stream``, ``history``, ``format``. Stream classes are imported
+on first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.responses.format import RESPONSES
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.params import ResponsesParams
@@ -28,12 +29,8 @@ __all__ = [
     "ResponsesStreamEvent",
 ]
 
-_LAZY = frozenset(["AsyncResponseStream", "ResponseStream", "ResponsesStreamEvent"])
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from kimi_ext.responses import stream
-
-        return getattr(stream, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(
+    __name__,
+    "kimi_ext.responses.stream",
+    ["AsyncResponseStream", "ResponseStream", "ResponsesStreamEvent"],
+)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format
+from kimi_ext._core.format import Format, tool_declaration
+from kimi_ext._core.lazy import lazy_class
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.result import Response
 
@@ -15,11 +16,7 @@ __all__ = ["RESPONSES"]
 
 
 def _tool_definition(name: str, description: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "function", "name": name}
-    if description:
-        out["description"] = description
-    out["parameters"] = parameters
-    return out
+    return tool_declaration(name, description, "parameters", parameters, type="function")
 
 
 def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
@@ -29,18 +26,6 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return params
 
 
-def _stream() -> type[ResponseStream]:
-    from kimi_ext.responses.stream import ResponseStream  # streaming is imported on first use
-
-    return ResponseStream
-
-
-def _async_stream() -> type[AsyncResponseStream]:
-    from kimi_ext.responses.stream import AsyncResponseStream
-
-    return AsyncResponseStream
-
-
 RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
     name="responses",
     raw_module="kimi_raw.responses.api.responses.create_response",
@@ -48,8 +33,8 @@ RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
     output_limit_field="max_output_tokens",
     result_type=Response,
     history_type=ResponsesHistory,
-    load_stream=_stream,
-    load_async_stream=_async_stream,
+    load_stream=lazy_class("kimi_ext.responses.stream", "ResponseStream"),
+    load_async_stream=lazy_class("kimi_ext.responses.stream", "AsyncResponseStream"),
     final_getter="get_final_response",
     terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
     client_path=("responses",),
