@@ -1,0 +1,69 @@
+"""The layers `make lint` enforces hold, and the check really catches a break.
+
+``lint-imports`` reads ``[tool.importlinter]`` from pyproject.toml. The tests run it on the
+package as it is (kept), and on a copy with one import that goes up a layer and one that
+closes a cycle, written inside a function (both broken): a check that cannot fail proves
+nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", str(ROOT / "pyproject.toml")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def copy_package(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "kimi_ext", tmp_path / "kimi_ext")
+    return tmp_path
+
+
+def test_the_package_keeps_its_layers_and_has_no_cycles() -> None:
+    done = lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 kept, 0 broken" in done.stdout
+
+
+def test_a_core_module_importing_the_client_breaks_the_layers(tmp_path: Path) -> None:
+    root = copy_package(tmp_path)
+    sending = root / "kimi_ext" / "_core" / "sending.py"
+    sending.write_text(
+        sending.read_text() + "\n\ndef _late() -> object:\n    import kimi_ext.client\n\n"
+        "    return kimi_ext.client\n"
+    )
+    done = lint(root)
+    assert done.returncode != 0
+    assert "kimi_ext._core is not allowed to import kimi_ext.client" in done.stdout
+    assert "kimi_ext._core.sending -> kimi_ext.client" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [("kimi_ext/chat/result.py", "kimi_ext.chat.history"), ("kimi_ext/_core/sse.py", "kimi_ext._core.streaming")],
+)  # fmt: skip
+def test_an_import_cycle_inside_a_package_is_found(
+    tmp_path: Path, importer: str, imported: str
+) -> None:
+    root = copy_package(tmp_path)
+    module = root / importer
+    module.write_text(
+        module.read_text() + f"\n\ndef _late() -> None:\n    import {imported}  # noqa\n"
+    )
+    done = lint(root)
+    assert done.returncode != 0
+    assert "No import cycles between the modules of any package BROKEN" in done.stdout
