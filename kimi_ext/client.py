@@ -38,6 +38,7 @@ from kimi_ext._core.config import (
     FALLBACK_BASE_URL,
 )
 from kimi_ext._core.format import AsyncStreamT, Format, ResultT, StreamT
+from kimi_ext._core.history import History
 from kimi_ext._core.options import check_header
 from kimi_ext._core.request import Prepared
 from kimi_ext._core.result import Result
@@ -65,6 +66,8 @@ if TYPE_CHECKING:
     from kimi_ext.tool_loop import ToolRun
 
 __all__ = ["AsyncKimi", "Kimi"]
+
+HistoryT = TypeVar("HistoryT", bound=History)
 
 R = TypeVar("R", bound=Result)
 _DEFAULT = object()
@@ -192,6 +195,7 @@ def _check_key(key: Secret) -> None:
             )
 
 
+# sync/async twin of AsyncKimi: keep the two in step.
 class Kimi(_ClientBase):
     """Synchronous client for Kimi's Chat Completions, Responses and Messages formats.
 
@@ -282,6 +286,7 @@ class Kimi(_ClientBase):
         self.close()
 
 
+# sync/async twin of Kimi: keep the two in step.
 class AsyncKimi(_ClientBase):
     """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
 
@@ -343,12 +348,14 @@ class AsyncKimi(_ClientBase):
 
 
 # --- resources ------------------------------------------------------------------------------
-# What a resource does is written once, generic in the format's result and stream types
-# (_SyncResource / _AsyncResource); the per-format classes name their Format and give each
-# method its typed keyword arguments and docstring. mypy checks them with no cast.
+# What a resource does is written once, generic in the format's result, stream and history
+# types (_SyncResource / _AsyncResource); the per-format classes name their Format and give
+# create, stream and continue_ the format's typed keyword arguments (a TypedDict cannot be
+# a type parameter of Unpack, so these signatures are spelled per format). mypy checks them
+# with no cast.
 
 
-class _Resource(Generic[ResultT, StreamT, AsyncStreamT]):
+class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
     format: Format[ResultT, StreamT, AsyncStreamT]
 
     def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
@@ -356,7 +363,7 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT]):
 
 
 # sync/async twin of _AsyncResource: keep the two in step.
-class _SyncResource(_Resource[ResultT, StreamT, Any]):
+class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
     def __init__(self, client: Kimi) -> None:
         self._client = client
 
@@ -380,9 +387,13 @@ class _SyncResource(_Resource[ResultT, StreamT, Any]):
         """The stream manager of ``stream()``."""
         return self._client._stream_manager(self._prepare(params, True), self.format.load_stream())
 
-    def _run_tools(
-        self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
-    ) -> ToolRun[Any, Any]:
+    def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[ResultT, HistoryT]:
+        """Call the model, run the Python tools it asks for, repeat until it answers without
+        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`).
+        Returns the final result and the whole history (a ChatHistory, MessagesHistory or
+        ResponsesHistory, as the format is)."""
         from kimi_ext.tool_loop import run_tools
 
         return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
@@ -394,7 +405,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any]):
 
 
 # sync/async twin of _SyncResource: keep the two in step.
-class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT]):
+class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
     def __init__(self, client: AsyncKimi) -> None:
         self._client = client
 
@@ -417,9 +428,10 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT]):
         prepared = self._prepare(params, True)
         return self._client._stream_manager(prepared, self.format.load_async_stream())
 
-    async def _run_tools(
-        self, tools: Iterable[Any], max_rounds: int, params: dict[str, Any]
-    ) -> ToolRun[Any, Any]:
+    async def run_tools(
+        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
+    ) -> ToolRun[ResultT, HistoryT]:
+        """Async ``run_tools``: the calls of one turn run concurrently."""
         from kimi_ext.tool_loop import arun_tools
 
         return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
@@ -430,7 +442,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT]):
         return await acontinue_answer(self, prefix=prefix, **params)
 
 
-class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream"]):
+class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", ChatHistory]):
     """``client.chat.completions``: ``POST /v1/chat/completions``."""
 
     format = CHAT
@@ -457,13 +469,6 @@ class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream"]):
         """A context manager yielding a :class:`~kimi_ext.chat.stream.ChatCompletionStream`."""
         return self._stream(params)
 
-    def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[ChatCompletion, ChatHistory]:
-        """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
-        return self._run_tools(tools, max_rounds, params)
-
     def continue_(self, *, prefix: str, **params: Unpack[ChatParams]) -> ContinuedChatCompletion:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
@@ -479,7 +484,7 @@ class Chat:
         self.completions = ChatCompletions(client)
 
 
-class Messages(_SyncResource[Message, "MessageStream"]):
+class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
     """``client.messages``: ``POST /v1/messages`` (sends ``anthropic-version``)."""
 
     format = MESSAGES
@@ -503,13 +508,6 @@ class Messages(_SyncResource[Message, "MessageStream"]):
         """A context manager yielding a :class:`~kimi_ext.messages.stream.MessageStream`."""
         return self._stream(params)
 
-    def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[Message, MessagesHistory]:
-        """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
-        return self._run_tools(tools, max_rounds, params)
-
     def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
@@ -518,7 +516,7 @@ class Messages(_SyncResource[Message, "MessageStream"]):
         return result
 
 
-class Responses(_SyncResource[Response, "ResponseStream"]):
+class Responses(_SyncResource[Response, "ResponseStream", ResponsesHistory]):
     """``client.responses``: ``POST /v1/responses`` (stateless: replay the history)."""
 
     format = RESPONSES
@@ -542,15 +540,11 @@ class Responses(_SyncResource[Response, "ResponseStream"]):
         """A context manager yielding a :class:`~kimi_ext.responses.stream.ResponseStream`."""
         return self._stream(params)
 
-    def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[Response, ResponsesHistory]:
-        """Call the model, run the Python tools it asks for, repeat until it answers without
-        tool calls or ``max_rounds`` model calls were made (see :mod:`kimi_ext.tool_loop`)."""
-        return self._run_tools(tools, max_rounds, params)
 
-
-class AsyncChatCompletions(_AsyncResource[ChatCompletion, "AsyncChatCompletionStream"]):
+# sync/async twin of ChatCompletions: keep the two in step.
+class AsyncChatCompletions(
+    _AsyncResource[ChatCompletion, "AsyncChatCompletionStream", ChatHistory]
+):
     """``client.chat.completions`` on :class:`AsyncKimi`: the twin of :class:`ChatCompletions`."""
 
     format = CHAT
@@ -573,12 +567,6 @@ class AsyncChatCompletions(_AsyncResource[ChatCompletion, "AsyncChatCompletionSt
         """An async context manager yielding an AsyncChatCompletionStream."""
         return self._stream(params)
 
-    async def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[ChatCompletion, ChatHistory]:
-        """Async :meth:`ChatCompletions.run_tools`: the calls of one turn run concurrently."""
-        return await self._run_tools(tools, max_rounds, params)
-
     async def continue_(
         self, *, prefix: str, **params: Unpack[ChatParams]
     ) -> ContinuedChatCompletion:
@@ -595,7 +583,8 @@ class AsyncChat:
         self.completions = AsyncChatCompletions(client)
 
 
-class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream"]):
+# sync/async twin of Messages: keep the two in step.
+class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream", MessagesHistory]):
     """``client.messages`` on :class:`AsyncKimi`: the twin of :class:`Messages`."""
 
     format = MESSAGES
@@ -616,12 +605,6 @@ class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream"]):
         """An async context manager yielding an AsyncMessageStream."""
         return self._stream(params)
 
-    async def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[Message, MessagesHistory]:
-        """Async :meth:`Messages.run_tools`: the calls of one turn run concurrently."""
-        return await self._run_tools(tools, max_rounds, params)
-
     async def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Async :meth:`Messages.continue_`."""
         result = await self._continue(prefix, params)
@@ -629,7 +612,8 @@ class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream"]):
         return result
 
 
-class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream"]):
+# sync/async twin of Responses: keep the two in step.
+class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream", ResponsesHistory]):
     """``client.responses`` on :class:`AsyncKimi`: the twin of :class:`Responses`."""
 
     format = RESPONSES
@@ -651,9 +635,3 @@ class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream"]):
     def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager[AsyncResponseStream]:
         """An async context manager yielding an AsyncResponseStream."""
         return self._stream(params)
-
-    async def run_tools(
-        self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
-    ) -> ToolRun[Response, ResponsesHistory]:
-        """Async :meth:`Responses.run_tools`: the calls of one turn run concurrently."""
-        return await self._run_tools(tools, max_rounds, params)

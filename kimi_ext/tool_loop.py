@@ -306,6 +306,7 @@ def _declares_web_search(definition: Mapping[str, Any], names: tuple[str, ...]) 
     return isinstance(function, Mapping) and function.get("name") in names
 
 
+# sync/async twin of arun_tools: keep the two in step.
 def run_tools(
     resource: Any, *, tools: Iterable[Any], max_rounds: int = DEFAULT_MAX_ROUNDS, **params: Any
 ) -> ToolRun[Any, Any]:
@@ -329,6 +330,7 @@ def run_tools(
             return ToolRun(result, loop.history, rounds, True, results)
 
 
+# sync/async twin of run_tools: keep the two in step.
 async def arun_tools(
     resource: Any, *, tools: Iterable[Any], max_rounds: int = DEFAULT_MAX_ROUNDS, **params: Any
 ) -> ToolRun[Any, Any]:

@@ -1,8 +1,8 @@
 """Keyword arguments of ``client.chat.completions.create()``, named as on the wire.
 
-The TypedDict gives editors and type checkers the field names; the values are checked at
-run time against the contract before anything is sent. A top-level ``None`` means "not
-given" and is left out of the body.
+``messages`` takes a :class:`~kimi_ext.ChatHistory` or a list of message dicts;
+``effort=`` is placed in ``reasoning_effort``. Checked at run time against the contract
+before anything is sent; a top-level ``None`` means "not given" and is left out.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Keyword arguments of ``client.messages.create()``, named as on the wire.
 
-The TypedDict gives editors and type checkers the field names; the values are checked at
-run time against the contract before anything is sent. A top-level ``None`` means "not
-given" and is left out of the body.
+``max_tokens`` is required; ``messages`` takes a :class:`~kimi_ext.MessagesHistory` (pass
+its ``system`` too) or a list of message dicts; ``effort=`` goes in ``output_config``.
+Unset (``None``) fields stay off the wire.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Keyword arguments of ``client.responses.create()``, named as on the wire.
 
-The TypedDict gives editors and type checkers the field names; the values are checked at
-run time against the contract before anything is sent. A top-level ``None`` means "not
-given" and is left out of the body.
+``input`` takes a :class:`~kimi_ext.ResponsesHistory` (pass its ``instructions`` too), a
+list of input items or a string; ``effort=`` goes in ``reasoning``. The endpoint is
+stateless: replay the whole history on every call.
 """
 
 from __future__ import annotations
