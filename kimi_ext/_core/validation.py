@@ -40,17 +40,3 @@ def validate(fmt: str, body: Mapping[str, Any]) -> None:
     except Violation as exc:
         raise RequestValidationError(format_path(exc.path), exc.value, exc.rule) from None
 
-
-def validate_chat(body: Mapping[str, Any]) -> None:
-    """Check a Chat Completions request body."""
-    validate("chat", body)
-
-
-def validate_messages(body: Mapping[str, Any]) -> None:
-    """Check a Messages request body."""
-    validate("messages", body)
-
-
-def validate_responses(body: Mapping[str, Any]) -> None:
-    """Check a Responses request body."""
-    validate("responses", body)

@@ -75,7 +75,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate_messages
+from kimi_ext._core.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"
@@ -514,7 +514,7 @@ def test_request_block_union_is_closed_to_an_unsupported_image() -> None:
         "messages": [{"role": "user", "content": [block]}],
     }
     with pytest.raises(RequestValidationError) as info:
-        validate_messages(body)
+        validate("messages", body)
     assert info.value.field == "messages[0].content[0].source.media_type"
     assert "image/png" in str(info.value)
 

@@ -63,7 +63,7 @@ from kimi_raw.responses.types import UNSET as RESPONSES_UNSET
 from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate_responses
+from kimi_ext._core.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -883,7 +883,7 @@ def test_unknown_and_type_less_input_items_parse_as_before() -> None:
     # endpoint is stateless) is refused before sending, naming its `type`.
     reference = {**body, "input": [*body["input"], {"type": "item_reference", "id": "msg_1"}]}
     with pytest.raises(RequestValidationError) as info:
-        validate_responses(reference)
+        validate("responses", reference)
     assert info.value.field == "input[3].type"
     # The request's tool union is closed: an undocumented tool type is refused.
     with pytest.raises(ValueError, match="file_search"):

@@ -85,7 +85,7 @@ from kimi_raw.responses.types import UNSET
 from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate_responses
+from kimi_ext._core.validation import validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "responses"
 TOKEN = "sk-test-responses"
@@ -483,7 +483,7 @@ def test_other_custom_tools_are_refused() -> None:
     with pytest.raises(ValueError, match="custom"):
         CreateResponseRequest.from_dict(body)
     with pytest.raises(RequestValidationError) as info:
-        validate_responses(body)
+        validate("responses", body)
     assert info.value.field == "tools[0].name"
     assert "apply_patch" in str(info.value)
 
@@ -699,7 +699,7 @@ def test_any_model_id_is_accepted() -> None:
     # The known models are listed; another id is sent with the generic rules only.
     body = {"model": "kimi-k4", "input": "x", "reasoning": {"effort": "low"}}
     assert CreateResponseRequest.from_dict(body).to_dict() == body
-    validate_responses(body)
+    validate("responses", body)
 
 
 def test_create_response_kwargs_seam() -> None:
