@@ -212,6 +212,7 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
     """Merges Chat chunks into the dict a non-streaming ``create()`` returns."""
 
     result_type = ChatCompletion
+    event_type = ChatStreamEvent
     terminal_name = "data: [DONE]"
 
     def __init__(self) -> None:
@@ -334,23 +335,13 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
         return out
 
 
-class ChatCompletionStream(SyncStream[ChatCompletion]):
-    """A Chat Completions stream (see the module docstring)."""
+class ChatCompletionStream(SyncStream[ChatCompletion], accumulator=ChatAccumulator):
+    """A Chat Completions stream; ``get_final_completion()`` reads it all, gives the completion."""
 
-    _accumulator_type = ChatAccumulator
-    _event_type = ChatStreamEvent
-
-    def get_final_completion(self) -> ChatCompletion:
-        """Read the rest of the stream and return the whole completion."""
-        return self._final()
+    get_final_completion = SyncStream._final
 
 
-class AsyncChatCompletionStream(AsyncStream[ChatCompletion]):
+class AsyncChatCompletionStream(AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 
-    _accumulator_type = ChatAccumulator
-    _event_type = ChatStreamEvent
-
-    async def get_final_completion(self) -> ChatCompletion:
-        """Read the rest of the stream and return the whole completion."""
-        return await self._final()
+    get_final_completion = AsyncStream._final

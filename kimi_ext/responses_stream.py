@@ -254,6 +254,7 @@ class ResponseAccumulator(Accumulator[Response]):
     """Assembles Responses events into the dict a non-streaming ``create()`` returns."""
 
     result_type = Response
+    event_type = ResponsesStreamEvent
     terminal_name = "response.completed, response.incomplete or response.failed"
     repeats_text = True
 
@@ -275,38 +276,27 @@ class ResponseAccumulator(Accumulator[Response]):
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         kind = data.get("type")
-        # The hot paths: text, reasoning and argument deltas.
-        if kind == "response.output_text.delta":
+        # optimization: the hot paths (text, reasoning and argument deltas) come first and
+        # are inlined; _other would give the same result, only slower.
+        if kind == "response.output_text.delta" or kind == "response.reasoning_text.delta":
             text = data.get("delta")
             if type(text) is str:
+                reasoning = kind == "response.reasoning_text.delta"
                 item = self._items.get(data.get("output_index"))
                 if item is None:
-                    item = self._item(data, _MESSAGE)
+                    item = self._item(data, _REASONING if reasoning else _MESSAGE)
+                if reasoning:
+                    item.reasoning_text = True
                 part = item.parts.get(data.get("content_index"))
                 if part is None:
-                    part = item.part(data.get("content_index"), _OUTPUT_TEXT)
-                pieces = part.pieces.tail  # TextBuffer.add, inlined
+                    implied = _REASONING_TEXT if reasoning else _OUTPUT_TEXT
+                    part = item.part(data.get("content_index"), implied)
+                pieces = part.pieces.tail  # optimization: TextBuffer.add, inlined
                 pieces.append(text)
                 if len(pieces) >= TEXT_BATCH:
                     part.pieces.fold()
                 if self.watchers:
-                    self.text_log.append(text)
-        elif kind == "response.reasoning_text.delta":
-            text = data.get("delta")
-            if type(text) is str:
-                item = self._items.get(data.get("output_index"))
-                if item is None:
-                    item = self._item(data, _REASONING)
-                item.reasoning_text = True
-                part = item.parts.get(data.get("content_index"))
-                if part is None:
-                    part = item.part(data.get("content_index"), _REASONING_TEXT)
-                pieces = part.pieces.tail
-                pieces.append(text)
-                if len(pieces) >= TEXT_BATCH:
-                    part.pieces.fold()
-                if self.watchers:
-                    self.reasoning_log.append(text)
+                    (self.reasoning_log if reasoning else self.text_log).append(text)
         elif kind == "response.function_call_arguments.delta":
             text = data.get("delta")
             if type(text) is str:
@@ -474,23 +464,13 @@ def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class ResponseStream(SyncStream[Response]):
-    """A Responses stream (see the module docstring)."""
+class ResponseStream(SyncStream[Response], accumulator=ResponseAccumulator):
+    """A Responses stream; ``get_final_response()`` reads it all and gives the whole response."""
 
-    _accumulator_type = ResponseAccumulator
-    _event_type = ResponsesStreamEvent
-
-    def get_final_response(self) -> Response:
-        """Read the rest of the stream and return the whole response."""
-        return self._final()
+    get_final_response = SyncStream._final
 
 
-class AsyncResponseStream(AsyncStream[Response]):
+class AsyncResponseStream(AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 
-    _accumulator_type = ResponseAccumulator
-    _event_type = ResponsesStreamEvent
-
-    async def get_final_response(self) -> Response:
-        """Read the rest of the stream and return the whole response."""
-        return await self._final()
+    get_final_response = AsyncStream._final

@@ -238,6 +238,7 @@ class Accumulator(Generic[ResultT]):
 
     terminal_name: ClassVar[str] = ""
     result_type: type[ResultT]
+    event_type: ClassVar[type[StreamEvent]] = StreamEvent  # what its stream yields
     # Later events repeat long text that earlier ones carried (see long_strings).
     repeats_text: ClassVar[bool] = False
 
@@ -297,6 +298,17 @@ class _StreamCore(Generic[ResultT]):
     _event_type: ClassVar[type[StreamEvent]] = StreamEvent
     # A data line longer than this is parsed as it arrives (see kimi_ext.longjson).
     long_line_at: ClassVar[int] = LONG_LINE
+
+    def __init_subclass__(
+        cls, accumulator: type[Accumulator[Any]] | None = None, **kwargs: Any
+    ) -> None:
+        """A format's stream class names its accumulator once, as a class keyword
+        (``class MessageStream(SyncStream[Message], accumulator=MessageAccumulator)``);
+        the event type comes with it."""
+        super().__init_subclass__(**kwargs)
+        if accumulator is not None:
+            cls._accumulator_type = accumulator
+            cls._event_type = accumulator.event_type
 
     def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         self.response = response
@@ -539,6 +551,8 @@ class SyncStream(_StreamCore[ResultT]):
             self._acc.unwatch()
 
     def _final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result (each format's stream
+        names it: ``get_final_completion``, ``get_final_message``, ``get_final_response``)."""
         if not self._finished and self._error is None:
             for _ in self._iterator:
                 pass
@@ -676,6 +690,7 @@ class AsyncStream(_StreamCore[ResultT]):
             self._acc.unwatch()
 
     async def _final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result (see SyncStream._final)."""
         if not self._finished and self._error is None:
             async for _ in self._aiterator:
                 pass
