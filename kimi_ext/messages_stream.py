@@ -155,7 +155,9 @@ class MessageAccumulator(Accumulator[Message]):
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         kind = data.get("type")
-        if kind == "content_block_delta":  # the hot path
+        # optimization: the hot path (content_block_delta) first, its text and thinking
+        # deltas inlined.
+        if kind == "content_block_delta":
             delta = data.get("delta")
             if type(delta) is not dict:
                 return "content_block_delta"
@@ -224,7 +226,7 @@ class MessageAccumulator(Accumulator[Message]):
                     if value is not None or key not in self._usage:
                         self._usage[key] = value
         elif kind == "message_stop":
-            self.terminal = True
+            self.terminal = True  # rule: Messages' terminal event
         elif kind == "error" or event == "error":
             raise ErrorEventReceived(data)
         return kind

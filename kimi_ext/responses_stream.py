@@ -88,7 +88,8 @@ class _Part:
     """A content or summary part: its announced dict plus the text its deltas carried.
 
     What a later event supersedes is let go (``final`` wins over ``done_text``, which
-    wins over the deltas), so a long stream does not hold its text several times."""
+    wins over the deltas), so a long stream does not hold its text several times (rule:
+    which wins; optimization: letting go)."""
 
     __slots__ = ("_done_text", "_final", "base", "field", "pieces")
 
@@ -407,7 +408,7 @@ class ResponseAccumulator(Accumulator[Response]):
             raise ErrorEventReceived(_error_envelope(data), data)
 
     def long_strings(self) -> list[str]:
-        # Later events repeat what earlier ones carried: the .done events the deltas'
+        # optimization (for kimi_ext.longjson): later events repeat what earlier ones carried: the .done events the deltas'
         # text, output_item.done its item, response.completed the whole output.
         found: list[str] = []
         stack: list[Any] = [item.build() for item in self._items.values()]
@@ -428,7 +429,7 @@ class ResponseAccumulator(Accumulator[Response]):
         base_output = out.get("output")
         base_output = list(base_output) if isinstance(base_output, list) else []
         if self.terminal and base_output:
-            # The terminal event's output is the truth: a gateway may list a streamed item
+            # rule: the terminal event's output is the truth: a gateway may list a streamed item
             # under another id there (rs_tmp_... -> rs_...), so merging would keep it twice.
             out["output"] = base_output
             return out
