@@ -228,6 +228,20 @@ def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:
     return out
 
 
+def _part_event(
+    parts: dict[Any, _Part], index: Any, part_data: dict[str, Any], added: bool
+) -> None:
+    """A content or summary part's ``.added`` event (its base, kept with any text deltas
+    already gave it) or ``.done`` event (its final form, which wins)."""
+    part = parts.get(index)
+    if part is None:
+        part = parts[index] = _Part(part_data)
+    if added:
+        part.base = part_data
+    else:
+        part.final = part_data
+
+
 def _id_of(item: Any) -> Any:
     """An item's ``id`` when it can be compared (not a list or object), else None."""
     item_id = item.get("id") if isinstance(item, dict) else None
@@ -328,14 +342,7 @@ class ResponseAccumulator(Accumulator[Response]):
                 reasoning = part_data.get("type") == "reasoning_text"
                 item = self._item(data, _REASONING if reasoning else _MESSAGE)
                 index = data.get("content_index")
-                if kind.endswith(".added"):
-                    part = item.parts.get(index)
-                    if part is None:
-                        item.parts[index] = _Part(part_data)
-                    else:
-                        part.base = part_data
-                else:
-                    item.part(index, part_data).final = part_data
+                _part_event(item.parts, index, part_data, kind.endswith(".added"))
         elif kind in ("response.output_text.done", "response.reasoning_text.done"):
             text = data.get("text")
             if type(text) is str:
@@ -373,14 +380,7 @@ class ResponseAccumulator(Accumulator[Response]):
             if type(part_data) is dict:
                 item = self._item(data, _REASONING)
                 index = data.get("summary_index")
-                if kind.endswith(".added"):
-                    part = item.summary.get(index)
-                    if part is None:
-                        item.summary[index] = _Part(part_data)
-                    else:
-                        part.base = part_data
-                else:
-                    item.summary_part(index).final = part_data
+                _part_event(item.summary, index, part_data, kind.endswith(".added"))
         elif kind == "response.function_call_arguments.done":
             text = data.get("arguments")
             if type(text) is str:
