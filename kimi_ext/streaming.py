@@ -50,9 +50,9 @@ Correctness rules vs optimizations. The rules above are behaviour: which event i
 terminal and that nothing after it can delay the result (``DRAIN_GRACE``), the
 ``IncompleteStreamError`` with its ``partial`` for any other end, error events, malformed
 and unknown events kept, surrogate pairs made whole, the SSE line cap, the deadline, the
-stream twin that closes a dropped stream at once. Changing any of them changes what users
-see, and tests pin each. The rest is optimization and could be removed without changing
-one event or result, only speed or memory: the accumulators' inlined hot paths (each
+stream twin that closes a dropped stream at once: changing any of them changes what users
+see. The rest is optimization and could be removed without changing one event or
+result, only speed or memory: the accumulators' inlined hot paths (each
 format's most frequent deltas handled before the general code), text batching
 (``TextBuffer``, ``TEXT_BATCH``), fast-path checks (``pair_surrogates``' ASCII test, one
 new fragment per event in ``_new_texts``, the shared empty ``_NO_TEXT``), trimming the
