@@ -15,8 +15,16 @@ Groups and goals (for kimi_ext):
 * ``history``: sending a 200-turn, ~2.5 MB history, <= 1.10x httpx ``json=``;
 * ``startup``: ``import kimi_ext`` + ``Kimi()`` in a fresh process, <= 1.5x ``import
   httpx; httpx.Client()`` (raw and with interpreter startup subtracted);
-* ``memory``: peak traced memory while accumulating a 100,000-event stream, <= 3x
-  ``len(json.dumps(result.to_dict()))``.
+* ``memory``: peak traced memory while accumulating a 100,000-event stream.
+  Responses: <= 1.0x the peak of the bare httpx baseline (``iter_lines`` + ``json.loads``,
+  keeping nothing) on the same stream (``memory_responses``). Its last event,
+  ``response.completed``, repeats the whole output, so merely reading it costs a few
+  copies of the result; the client must cost no more than that, though it also keeps what
+  it accumulated (``.partial`` needs it if the stream breaks). Chat and Messages: <= 3x
+  ``len(json.dumps(result.to_dict()))`` (``memory``): no event there repeats the output,
+  so the baseline's peak is only its read buffers and the current event (well under the
+  result) and no ratio to it would mean anything; the goal bounds what the accumulated
+  result costs beyond its JSON size instead.
 """
 
 from __future__ import annotations
@@ -41,7 +49,8 @@ GOALS = {
     "big": 1.2,
     "history": 1.10,
     "startup": 1.5,
-    "memory": 3.0,
+    "memory": 3.0,  # Chat and Messages: peak / result size
+    "memory_responses": 1.0,  # Responses: peak / bare httpx's peak on the same stream
 }
 
 

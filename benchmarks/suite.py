@@ -292,20 +292,32 @@ class Suite:
                 spec.append([fmt, helper_name(fmt), c.memory_sdk_events, 1])
         self.log(f"peak memory, {c.memory_events:,} events (SDKs: {c.memory_sdk_events:,})")
         rows = []
-        for result in measure_memory(self.server.root, spec):
+        results = measure_memory(self.server.root, spec)
+        baseline = {(r["format"], r["events"]): r["peaks"] for r in results if r["contender"] == BASELINE}  # fmt: skip
+        for result in results:
             size = result["result_size"]
             peaks = result["peaks"]
             name = result["contender"]
+            fmt = result["format"]
             value = f"{statistics.median(peaks) / MIB:.2f} MiB peak; result {size / MIB:.2f} MiB"
+            ratio, ratio_of = spread([p / size for p in peaks]), "peak / result size"
+            goal = GOALS["memory"] if name == KIMI_STREAM else None
+            if fmt == "responses" and name == KIMI_STREAM:
+                # The goal for Responses is bare httpx's own peak (see benchmarks/__init__):
+                # each repetition against the baseline's repetition of the same index.
+                bare = baseline[(fmt, result["events"])]
+                value += f" ({statistics.median(peaks) / size:.2f}x the result)"
+                ratio = spread([p / b for p, b in zip(peaks, bare, strict=True)])
+                ratio_of, goal = "peak / httpx peak", GOALS["memory_responses"]
             rows.append(
                 Row(
                     f"peak memory, stream of {result['events']:,} events",
-                    result["format"],
+                    fmt,
                     name,
                     value,
-                    spread([p / size for p in peaks]),
-                    "peak / result size",
-                    GOALS["memory"] if name == KIMI_STREAM else None,
+                    ratio,
+                    ratio_of,
+                    goal,
                 )
             )
         return rows
@@ -390,6 +402,10 @@ def notes(config: Config) -> str:
   and parsing the stream with httpx holds at its peak (read buffers, the current event),
   which every other figure includes too. The SDKs are measured on a shorter stream, as
   they take seconds per 20,000 events.
+- Memory goals: Responses, whose last event repeats the whole output, is held to bare
+  httpx's own peak on the same stream (kimi_ext peak / httpx peak <= 1.0, repetition by
+  repetition); Chat and Messages, where the baseline holds no result, to 3x the size of
+  the result.
 """
 
 
@@ -404,31 +420,14 @@ def analysis(rows: Sequence[Row]) -> str:
     out = []
     for row in rows:
         if row.met is False and row.bench.startswith("peak memory") and row.fmt == "responses":
-            bare = next(
-                (
-                    r.ratio.median
-                    for r in rows
-                    if r.bench == row.bench
-                    and r.fmt == row.fmt
-                    and r.contender == BASELINE
-                    and r.ratio
-                ),
-                None,
-            )
-            also = (
-                f" Bare httpx `iter_lines` + `json.loads`, which keeps nothing at all, peaks at "
-                f"{bare:.2f}x on the same stream."
-                if bare is not None
-                else ""
-            )
             out.append(
-                "- Responses peak memory: the stream ends with `response.completed`, whose "
-                "JSON repeats the whole output. The client keeps the output accumulated so "
-                "far (`.partial` needs it if the stream breaks) and parses that long event "
-                "as it arrives (`kimi_ext._core.longjson`), sharing the strings it already holds "
-                "instead of holding the event's text and a parsed copy. A miss means some "
-                "other copy is held: compare tracemalloc snapshots at the peak."
-                f"{also}"
+                "- Responses peak memory: the goal is bare httpx's own peak on the same stream. "
+                "The stream ends with `response.completed`, whose JSON repeats the whole "
+                "output; httpx holds that line and its parsed copy at once. The client also "
+                "keeps the output accumulated so far (`.partial` needs it if the stream "
+                "breaks), so it stays within httpx's peak only by parsing that long event as "
+                "it arrives (`kimi_ext._core.longjson`), sharing the strings it already holds. A "
+                "miss means some other copy is held: compare tracemalloc snapshots at the peak."
             )
     if not out:
         return ""

@@ -34,6 +34,12 @@ is used only when it is all ASCII digits; a leading byte-order mark is skipped. 
 deliberate differences: an event is dispatched when any of its fields (``data``,
 ``event``, ``id``, ``retry``) was seen, not only when it carried data, and :meth:`flush`
 dispatches a last event that lacks its closing blank line instead of dropping it.
+
+Rules vs optimizations (see kimi_ext._core.streaming): the standard's line and field rules, the
+independence from how the bytes were split and the ``max_line`` cap are rules; handing
+long lines to a sink, the per-block (not per-line) decoding, the ``data: `` prefix tested
+first, measuring lines only for a read larger than the cap and the early ``del`` of big
+intermediates are optimizations (``# rule:`` / ``# optimization:`` mark the spots).
 """
 
 from __future__ import annotations
@@ -176,11 +182,11 @@ class SSEDecoder:
         if b"\r" in chunk:
             self._cr = chunk[-1] == 13
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if self._sink is not None:
+        if self._sink is not None:  # optimization: a long line goes to its sink
             end = chunk.find(b"\n")
             self._sink_size += len(chunk) if end < 0 else end
             if self._max_line is not None and self._sink_size > self._max_line:
-                raise SSELineTooLong(self._max_line)
+                raise SSELineTooLong(self._max_line)  # rule: the line cap
             if end < 0:
                 self._sink.feed(chunk)
                 return []
@@ -203,7 +209,7 @@ class SSEDecoder:
             block = chunk[:end]
         rest = chunk[end + 1 :]
         del chunk
-        # Rare (a read larger than the cap): only then are the lines measured.
+        # optimization: rare (a read larger than the cap): only then are the lines measured.
         if (
             self._max_line is not None
             and len(block) > self._max_line
@@ -212,7 +218,7 @@ class SSEDecoder:
             raise SSELineTooLong(self._max_line)
         # Line ends are ASCII, so a complete line never ends inside a UTF-8 sequence.
         text = block.decode("utf-8", "replace")
-        del block  # a large event is held once as bytes, text and lines: not all at once
+        del block  # optimization: a large event is not held as bytes, text and lines at once
         if self._bom:
             self._bom = False
             if text.startswith("\ufeff"):
@@ -229,8 +235,8 @@ class SSEDecoder:
         self._pending.append(piece)
         self._pending_size += len(piece)
         if self._max_line is not None and self._pending_size > self._max_line:
-            raise SSELineTooLong(self._max_line)
-        if (
+            raise SSELineTooLong(self._max_line)  # rule: the line cap
+        if (  # optimization: a long data line goes to a sink
             self._pending_size >= self._long_at
             and self._long_line is not None
             and self._data is None  # else it is a second data line: joined as text
@@ -303,7 +309,7 @@ class SSEDecoder:
         dirty = self._dirty
         for line in lines:
             if not line:
-                if dirty:
+                if dirty:  # rule: dispatched when any field was seen (see above)
                     if more is not None:
                         data = "\n".join(more)
                         more = None
@@ -312,7 +318,7 @@ class SSEDecoder:
                     retry = None
                     dirty = False
                 continue
-            if line.startswith("data: "):
+            if line.startswith("data: "):  # optimization: the usual field, tested first
                 value = line[6:]
             elif line.startswith("event: "):
                 event = line[7:]

@@ -45,6 +45,22 @@ Rules every stream follows:
   reference goes) closes its response at once: the event generator holds a twin of the
   stream that shares its state, so the two form no reference cycle and no garbage
   collection is needed to give the connection back.
+
+Correctness rules vs optimizations. The rules above are behaviour: which event is
+terminal and that nothing after it can delay the result (``DRAIN_GRACE``), the
+``IncompleteStreamError`` with its ``partial`` for any other end, error events, malformed
+and unknown events kept, surrogate pairs made whole, the SSE line cap, the deadline, the
+stream twin that closes a dropped stream at once: changing any of them changes what users
+see. The rest is optimization and could be removed without changing one event or
+result, only speed or memory: the accumulators' inlined hot paths (each
+format's most frequent deltas handled before the general code), text batching
+(``TextBuffer``, ``TEXT_BATCH``), fast-path checks (``pair_surrogates``' ASCII test, one
+new fragment per event in ``_new_texts``, the shared empty ``_NO_TEXT``), trimming the
+fragment logs (``_TRIM_AT``), locals cached in the event loops, the lazy ``.parsed``,
+``feed_raw``'s tuples instead of event objects, and the long-line parser
+(:mod:`kimi_ext._core.longjson`, kept because without it Responses' peak memory exceeds bare
+httpx's; see its docstring). The code marks each spot with ``# rule:`` or
+``# optimization:``.
 """
 
 from __future__ import annotations
@@ -85,28 +101,29 @@ ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
 AsyncStreamT = TypeVar("AsyncStreamT", bound="AsyncStream[Any]")
 
-# Every httpx failure a read can raise (transport, decoding, a closed stream), and a line
-# over the size cap.
+# rule: every httpx failure a read can raise (transport, decoding, a closed stream), and a
+# line over the size cap, ends the stream as incomplete.
 _READ_ERRORS = (httpx.HTTPError, httpx.StreamError, SSELineTooLong)
 
 _loads = json.loads
 
-# After the terminal event, what follows is read for at most this long and this much.
+# rule: after the terminal event, what follows is read for at most this long and this much.
 DRAIN_GRACE = 0.05
 _DRAIN_LIMIT = 1 << 16
 
-# Text fragments are joined in batches of this many as they arrive (see TextBuffer).
+# optimization: text fragments are joined in batches of this many as they arrive.
 TEXT_BATCH = 256
-# A sole fragment reader lets the logs be emptied once it has read this many entries.
+# optimization: a sole fragment reader lets the logs be emptied once it has read this many.
 _TRIM_AT = 64
-_NO_TEXT: list[str] = []  # shared and never mutated: most events bring no new fragment
+# optimization: shared and never mutated: most events bring no new fragment.
+_NO_TEXT: list[str] = []
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def pair_surrogates(text: str) -> str:
     """``text`` with each high + low surrogate pair (split across deltas, each half
     escaped on its own) made one character; a lone surrogate is kept as it came."""
-    if text.isascii() or not _SURROGATE.search(text):
+    if text.isascii() or not _SURROGATE.search(text):  # optimization: nothing to pair
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
@@ -182,6 +199,7 @@ class StreamEvent:
     @property
     def parsed(self) -> Any:
         """The ``kimi_raw`` model of this event (imported and built on first use)."""
+        # optimization: built lazily; most events are never typed.
         try:
             return self._parsed
         except AttributeError:
@@ -232,6 +250,7 @@ class Accumulator(Generic[ResultT]):
 
     terminal_name: ClassVar[str] = ""
     result_type: type[ResultT]
+    event_type: ClassVar[type[StreamEvent]] = StreamEvent  # what its stream yields
     # Later events repeat long text that earlier ones carried (see long_strings).
     repeats_text: ClassVar[bool] = False
 
@@ -289,8 +308,19 @@ class _StreamCore(Generic[ResultT]):
 
     _accumulator_type: ClassVar[type[Accumulator[Any]]]
     _event_type: ClassVar[type[StreamEvent]] = StreamEvent
-    # A data line longer than this is parsed as it arrives (see kimi_ext._core.longjson).
+    # optimization: a data line longer than this is parsed as it arrives (kimi_ext._core.longjson).
     long_line_at: ClassVar[int] = LONG_LINE
+
+    def __init_subclass__(
+        cls, accumulator: type[Accumulator[Any]] | None = None, **kwargs: Any
+    ) -> None:
+        """A format's stream class names its accumulator once, as a class keyword
+        (``class MessageStream(SyncStream[Message], accumulator=MessageAccumulator)``);
+        the event type comes with it."""
+        super().__init_subclass__(**kwargs)
+        if accumulator is not None:
+            cls._accumulator_type = accumulator
+            cls._event_type = accumulator.event_type
 
     def __init__(self, response: httpx.Response, *, secret: Any) -> None:
         self.response = response
@@ -315,14 +345,16 @@ class _StreamCore(Generic[ResultT]):
     def _long_line(self) -> LongJSONLine | None:
         """A sink for a long ``data`` line: parsed as it arrives, sharing the long
         strings the accumulator already holds (Responses' last event repeats them). None
-        (read it whole, which is faster) when the format's events never repeat text."""
+        (read it whole, which is faster) when the format's events never repeat text.
+        An optimization (memory): the events and the result are the same without it."""
         if not self._acc.repeats_text:
             return None
         return LongJSONLine(self._acc.long_strings())
 
     def _on_event(self, text: str | ParsedLine, name: str | None) -> StreamEvent | None:
         """Feed one decoded event to the accumulator; return what to yield (or None)."""
-        if type(text) is ParsedLine:  # a long line, already parsed (a cheap per-event test)
+        # optimization: a long line, already parsed by kimi_ext._core.longjson (a cheap test).
+        if type(text) is ParsedLine:
             data = text.value
             if type(data) is not dict:
                 return self._event_type("malformed", text.text(), name)
@@ -333,14 +365,14 @@ class _StreamCore(Generic[ResultT]):
             finally:
                 text.release()
         if not text:
-            return None  # a keep-alive or an event without data
-        if text == "[DONE]":
+            return None  # rule: a keep-alive or an event without data is skipped
+        if text == "[DONE]":  # rule: never yielded
             self._acc.on_done()
             return None
         try:
             data = _loads(text)
         except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-            return self._event_type("malformed", text, name)
+            return self._event_type("malformed", text, name)  # rule: kept, not fatal
         if type(data) is not dict:
             return self._event_type("malformed", text, name)
         try:
@@ -396,7 +428,7 @@ class _StreamCore(Generic[ResultT]):
         count = len(log)
         if count == seen:
             return _NO_TEXT
-        if count == seen + 1:  # the usual case: one fragment per event
+        if count == seen + 1:  # optimization: the usual case, one fragment per event
             text = log[seen]
             new = [text] if text else _NO_TEXT
             halves = bool(text) and (text[-1] >= "\ud800" or len(mark) > 1)
@@ -404,6 +436,7 @@ class _StreamCore(Generic[ResultT]):
             new = [text for text in log[seen:count] if text]
             halves = len(mark) > 1 or any(text[-1] >= "\ud800" for text in new)
         mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
+        # rule: a surrogate pair split across fragments is yielded whole.
         return _hold_halves(new, mark, 1) if halves else new
 
     def _new_fragments(self, marks: list[Any]) -> list[tuple[str, str]]:
@@ -533,6 +566,8 @@ class SyncStream(_StreamCore[ResultT]):
             self._acc.unwatch()
 
     def _final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result (each format's stream
+        names it: ``get_final_completion``, ``get_final_message``, ``get_final_response``)."""
         if not self._finished and self._error is None:
             for _ in self._iterator:
                 pass
@@ -558,6 +593,7 @@ class SyncStream(_StreamCore[ResultT]):
         self.close()
 
     def _iter_events(self) -> Iterator[StreamEvent]:
+        # optimization: attributes read once into locals for the per-event loop.
         acc = self._acc
         on_event = self._on_event
         decoder = self._decoder
@@ -573,7 +609,7 @@ class SyncStream(_StreamCore[ResultT]):
                         event = on_event(text, name)
                         if event is not None:
                             yield event
-                        if acc.terminal:
+                        if acc.terminal:  # rule: the terminal event wins; nothing after it
                             break
                     if acc.terminal:
                         break
@@ -588,6 +624,7 @@ class SyncStream(_StreamCore[ResultT]):
                 raise self._incomplete(exc) from exc
             if acc.terminal:
                 self._finished = True
+                # rule: the drain grace; what follows the terminal event cannot delay it.
                 with _CappedReads(self.response) as capped:
                     if capped:
                         _drain(chunks, capped)
@@ -600,6 +637,8 @@ class SyncStream(_StreamCore[ResultT]):
             self.close()
 
 
+# sync/async twin of SyncStream, member by member (what differs is only async/await and
+# the call's deadline on each read): a change to one is made to the other.
 class AsyncStream(_StreamCore[ResultT]):
     """The asynchronous shell: ``async for`` it for :class:`StreamEvent` objects."""
 
@@ -609,6 +648,7 @@ class AsyncStream(_StreamCore[ResultT]):
         super().__init__(response, secret=secret)
         self._aiterator = type(self)._aiter_events(_twin(self))
 
+    # sync/async twin of SyncStream.__iter__ / __next__: keep the two in step.
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
@@ -620,6 +660,7 @@ class AsyncStream(_StreamCore[ResultT]):
         return await self._aiterator.__anext__()
 
     @property
+    # sync/async twin of SyncStream's properties and readers below: keep them in step.
     def text_stream(self) -> AsyncIterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
         return self._texts(self._acc.text_log)
@@ -634,6 +675,7 @@ class AsyncStream(_StreamCore[ResultT]):
         """``("reasoning" | "text", fragment)`` pairs in arrival order (consumes the stream)."""
         return self._fragments()
 
+    # sync/async twin of SyncStream._fragments: keep the two in step.
     async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
         self._acc.watch()
         try:
@@ -652,6 +694,7 @@ class AsyncStream(_StreamCore[ResultT]):
         finally:
             self._acc.unwatch()
 
+    # sync/async twin of SyncStream._texts: keep the two in step.
     async def _texts(self, log: list[str]) -> AsyncIterator[str]:
         self._acc.watch()
         try:
@@ -669,7 +712,9 @@ class AsyncStream(_StreamCore[ResultT]):
         finally:
             self._acc.unwatch()
 
+    # sync/async twin of SyncStream._final: keep the two in step.
     async def _final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result (see SyncStream._final)."""
         if not self._finished and self._error is None:
             async for _ in self._aiterator:
                 pass
@@ -677,6 +722,7 @@ class AsyncStream(_StreamCore[ResultT]):
             raise self._not_finished()
         return self._acc.result(self.response)
 
+    # sync/async twin of SyncStream.close / __enter__ / __exit__: keep them in step.
     async def aclose(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
@@ -696,6 +742,7 @@ class AsyncStream(_StreamCore[ResultT]):
     ) -> None:
         await self.aclose()
 
+    # sync/async twin of SyncStream._iter_events (plus the deadline): keep the two in step.
     async def _aiter_events(self) -> AsyncIterator[StreamEvent]:
         acc = self._acc
         on_event = self._on_event
@@ -742,7 +789,7 @@ class AsyncStream(_StreamCore[ResultT]):
             await self.aclose()
 
 
-def _twin(stream: Any) -> Any:
+def _twin(stream: Any) -> Any:  # rule: a dropped stream closes its response at once
     """A second instance of ``stream``'s class sharing its attributes (``__dict__``) but not
     its generator slot: the generator holds the twin, so dropping the stream finalizes
     the generator (which closes the response) without waiting for the cycle collector."""
@@ -751,6 +798,7 @@ def _twin(stream: Any) -> Any:
     return twin
 
 
+# optimization: the long-line parser (see kimi_ext._core.longjson for why it is kept).
 def _long_line_sinks(acc: Accumulator[Any]) -> Callable[[], LongJSONLine | None]:
     """The decoder's factory of long-line sinks (see ``_StreamCore._long_line``)."""
 
@@ -766,6 +814,7 @@ def _disarm(response: httpx.Response) -> None:
         state.disarm()
 
 
+# rule: the call's deadline bounds every read of an async stream.
 async def _within_deadline(chunks: AsyncIterator[bytes], state: CallState) -> AsyncIterator[bytes]:
     """``chunks``, each awaited no longer than the call's deadline allows."""
     import asyncio
@@ -846,6 +895,7 @@ def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
         pass
 
 
+# sync/async twin of _drain: keep the two in step.
 async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
     seen = 0
     try:
@@ -921,6 +971,7 @@ class StreamManager(Generic[StreamT]):
             self._stream.close()
 
 
+# sync/async twin of StreamManager: keep the two in step.
 class AsyncStreamManager(Generic[AsyncStreamT]):
     """``async with`` twin of :class:`StreamManager`."""
 

@@ -39,4 +39,3 @@ def validate(fmt: str, body: Mapping[str, Any]) -> None:
         rules.check(body)
     except Violation as exc:
         raise RequestValidationError(format_path(exc.path), exc.value, exc.rule) from None
-

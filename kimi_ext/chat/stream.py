@@ -212,6 +212,7 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
     """Merges Chat chunks into the dict a non-streaming ``create()`` returns."""
 
     result_type = ChatCompletion
+    event_type = ChatStreamEvent
     terminal_name = "data: [DONE]"
 
     def __init__(self) -> None:
@@ -224,8 +225,11 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         choices = data.get("choices")
+        # rule: an error object without choices (or event: error) is an error event.
         if not choices and (event == "error" or data.get("error")):
             raise ErrorEventReceived(data)
+        # optimization: the top level is merged only when its number of fields changes
+        # (a chunk with as many fields is taken to carry the same ones).
         if len(data) != self._top_len:
             self._merge_top(data)
         if choices and type(choices) is list:
@@ -240,7 +244,8 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
                     state = self._new_choice(index)
                 delta = choice.get("delta")
                 if delta and type(delta) is dict:
-                    # Fast path: a delta carrying one text fragment.
+                    # optimization: a delta carrying one text fragment, inlined; the
+                    # general _merge_delta below gives the same result.
                     if len(delta) == 1:
                         content = delta.get("content")
                         if type(content) is str:
@@ -288,7 +293,7 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
             if value is None or key == "delta" or key == "index":
                 continue
             if key == "finish_reason":
-                if value:  # some gateways send "" on every chunk
+                if value:  # rule: some gateways send "" on every chunk
                     state.finish_reason = value
                     self.finished = True
             elif key == "usage":
@@ -315,9 +320,10 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
                 top[key] = value  # the first non-null value wins
 
     def on_done(self) -> None:
-        self.terminal = True
+        self.terminal = True  # rule: [DONE] is Chat's terminal event
 
     def complete_at_eof(self) -> bool:
+        # rule: a clean end after a finish_reason is complete (done_missing says so).
         return self.terminal or self.finished
 
     def result(self, response: httpx.Response | None) -> ChatCompletion:
@@ -334,23 +340,13 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
         return out
 
 
-class ChatCompletionStream(SyncStream[ChatCompletion]):
-    """A Chat Completions stream (see the module docstring)."""
+class ChatCompletionStream(SyncStream[ChatCompletion], accumulator=ChatAccumulator):
+    """A Chat Completions stream; ``get_final_completion()`` reads it all, gives the completion."""
 
-    _accumulator_type = ChatAccumulator
-    _event_type = ChatStreamEvent
-
-    def get_final_completion(self) -> ChatCompletion:
-        """Read the rest of the stream and return the whole completion."""
-        return self._final()
+    get_final_completion = SyncStream._final
 
 
-class AsyncChatCompletionStream(AsyncStream[ChatCompletion]):
+class AsyncChatCompletionStream(AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 
-    _accumulator_type = ChatAccumulator
-    _event_type = ChatStreamEvent
-
-    async def get_final_completion(self) -> ChatCompletion:
-        """Read the rest of the stream and return the whole completion."""
-        return await self._final()
+    get_final_completion = AsyncStream._final

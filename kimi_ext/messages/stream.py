@@ -144,6 +144,7 @@ class MessageAccumulator(Accumulator[Message]):
     """Assembles Messages events into the dict a non-streaming ``create()`` returns."""
 
     result_type = Message
+    event_type = MessagesStreamEvent
     terminal_name = "message_stop"
 
     def __init__(self) -> None:
@@ -155,7 +156,9 @@ class MessageAccumulator(Accumulator[Message]):
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         kind = data.get("type")
-        if kind == "content_block_delta":  # the hot path
+        # optimization: the hot path (content_block_delta) first, its text and thinking
+        # deltas inlined.
+        if kind == "content_block_delta":
             delta = data.get("delta")
             if type(delta) is not dict:
                 return "content_block_delta"
@@ -165,24 +168,17 @@ class MessageAccumulator(Accumulator[Message]):
                 block = self._implied_block(data.get("index"), dtype)
                 if block is None:
                     return "content_block_delta"
-            if dtype == "text_delta":
-                text = delta.get("text")
+            if dtype == "text_delta" or dtype == "thinking_delta":
+                thinking = dtype == "thinking_delta"
+                text = delta.get("thinking" if thinking else "text")
                 if type(text) is str:
-                    pieces = block.text.tail  # TextBuffer.add, inlined
+                    buffer = block.thinking if thinking else block.text
+                    pieces = buffer.tail  # optimization: TextBuffer.add, inlined
                     pieces.append(text)
                     if len(pieces) >= TEXT_BATCH:
-                        block.text.fold()
+                        buffer.fold()
                     if self.watchers:
-                        self.text_log.append(text)
-            elif dtype == "thinking_delta":
-                text = delta.get("thinking")
-                if type(text) is str:
-                    pieces = block.thinking.tail
-                    pieces.append(text)
-                    if len(pieces) >= TEXT_BATCH:
-                        block.thinking.fold()
-                    if self.watchers:
-                        self.reasoning_log.append(text)
+                        (self.reasoning_log if thinking else self.text_log).append(text)
             elif dtype == "input_json_delta":
                 text = delta.get("partial_json")
                 if type(text) is str:
@@ -231,7 +227,7 @@ class MessageAccumulator(Accumulator[Message]):
                     if value is not None or key not in self._usage:
                         self._usage[key] = value
         elif kind == "message_stop":
-            self.terminal = True
+            self.terminal = True  # rule: Messages' terminal event
         elif kind == "error" or event == "error":
             raise ErrorEventReceived(data)
         return kind
@@ -259,23 +255,13 @@ class MessageAccumulator(Accumulator[Message]):
         return out
 
 
-class MessageStream(SyncStream[Message]):
-    """A Messages stream (see the module docstring)."""
+class MessageStream(SyncStream[Message], accumulator=MessageAccumulator):
+    """A Messages stream; ``get_final_message()`` reads it all and gives the whole message."""
 
-    _accumulator_type = MessageAccumulator
-    _event_type = MessagesStreamEvent
-
-    def get_final_message(self) -> Message:
-        """Read the rest of the stream and return the whole message."""
-        return self._final()
+    get_final_message = SyncStream._final
 
 
-class AsyncMessageStream(AsyncStream[Message]):
+class AsyncMessageStream(AsyncStream[Message], accumulator=MessageAccumulator):
     """The ``async`` twin of :class:`MessageStream`."""
 
-    _accumulator_type = MessageAccumulator
-    _event_type = MessagesStreamEvent
-
-    async def get_final_message(self) -> Message:
-        """Read the rest of the stream and return the whole message."""
-        return await self._final()
+    get_final_message = AsyncStream._final

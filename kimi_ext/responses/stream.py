@@ -88,7 +88,8 @@ class _Part:
     """A content or summary part: its announced dict plus the text its deltas carried.
 
     What a later event supersedes is let go (``final`` wins over ``done_text``, which
-    wins over the deltas), so a long stream does not hold its text several times."""
+    wins over the deltas), so a long stream does not hold its text several times (rule:
+    which wins; optimization: letting go)."""
 
     __slots__ = ("_done_text", "_final", "base", "field", "pieces")
 
@@ -227,6 +228,20 @@ def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:
     return out
 
 
+def _part_event(
+    parts: dict[Any, _Part], index: Any, part_data: dict[str, Any], added: bool
+) -> None:
+    """A content or summary part's ``.added`` event (its base, kept with any text deltas
+    already gave it) or ``.done`` event (its final form, which wins)."""
+    part = parts.get(index)
+    if part is None:
+        part = parts[index] = _Part(part_data)
+    if added:
+        part.base = part_data
+    else:
+        part.final = part_data
+
+
 def _id_of(item: Any) -> Any:
     """An item's ``id`` when it can be compared (not a list or object), else None."""
     item_id = item.get("id") if isinstance(item, dict) else None
@@ -254,6 +269,7 @@ class ResponseAccumulator(Accumulator[Response]):
     """Assembles Responses events into the dict a non-streaming ``create()`` returns."""
 
     result_type = Response
+    event_type = ResponsesStreamEvent
     terminal_name = "response.completed, response.incomplete or response.failed"
     repeats_text = True
 
@@ -275,38 +291,27 @@ class ResponseAccumulator(Accumulator[Response]):
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         kind = data.get("type")
-        # The hot paths: text, reasoning and argument deltas.
-        if kind == "response.output_text.delta":
+        # optimization: the hot paths (text, reasoning and argument deltas) come first and
+        # are inlined; _other would give the same result, only slower.
+        if kind == "response.output_text.delta" or kind == "response.reasoning_text.delta":
             text = data.get("delta")
             if type(text) is str:
+                reasoning = kind == "response.reasoning_text.delta"
                 item = self._items.get(data.get("output_index"))
                 if item is None:
-                    item = self._item(data, _MESSAGE)
+                    item = self._item(data, _REASONING if reasoning else _MESSAGE)
+                if reasoning:
+                    item.reasoning_text = True
                 part = item.parts.get(data.get("content_index"))
                 if part is None:
-                    part = item.part(data.get("content_index"), _OUTPUT_TEXT)
-                pieces = part.pieces.tail  # TextBuffer.add, inlined
+                    implied = _REASONING_TEXT if reasoning else _OUTPUT_TEXT
+                    part = item.part(data.get("content_index"), implied)
+                pieces = part.pieces.tail  # optimization: TextBuffer.add, inlined
                 pieces.append(text)
                 if len(pieces) >= TEXT_BATCH:
                     part.pieces.fold()
                 if self.watchers:
-                    self.text_log.append(text)
-        elif kind == "response.reasoning_text.delta":
-            text = data.get("delta")
-            if type(text) is str:
-                item = self._items.get(data.get("output_index"))
-                if item is None:
-                    item = self._item(data, _REASONING)
-                item.reasoning_text = True
-                part = item.parts.get(data.get("content_index"))
-                if part is None:
-                    part = item.part(data.get("content_index"), _REASONING_TEXT)
-                pieces = part.pieces.tail
-                pieces.append(text)
-                if len(pieces) >= TEXT_BATCH:
-                    part.pieces.fold()
-                if self.watchers:
-                    self.reasoning_log.append(text)
+                    (self.reasoning_log if reasoning else self.text_log).append(text)
         elif kind == "response.function_call_arguments.delta":
             text = data.get("delta")
             if type(text) is str:
@@ -337,14 +342,7 @@ class ResponseAccumulator(Accumulator[Response]):
                 reasoning = part_data.get("type") == "reasoning_text"
                 item = self._item(data, _REASONING if reasoning else _MESSAGE)
                 index = data.get("content_index")
-                if kind.endswith(".added"):
-                    part = item.parts.get(index)
-                    if part is None:
-                        item.parts[index] = _Part(part_data)
-                    else:
-                        part.base = part_data
-                else:
-                    item.part(index, part_data).final = part_data
+                _part_event(item.parts, index, part_data, kind.endswith(".added"))
         elif kind in ("response.output_text.done", "response.reasoning_text.done"):
             text = data.get("text")
             if type(text) is str:
@@ -382,14 +380,7 @@ class ResponseAccumulator(Accumulator[Response]):
             if type(part_data) is dict:
                 item = self._item(data, _REASONING)
                 index = data.get("summary_index")
-                if kind.endswith(".added"):
-                    part = item.summary.get(index)
-                    if part is None:
-                        item.summary[index] = _Part(part_data)
-                    else:
-                        part.base = part_data
-                else:
-                    item.summary_part(index).final = part_data
+                _part_event(item.summary, index, part_data, kind.endswith(".added"))
         elif kind == "response.function_call_arguments.done":
             text = data.get("arguments")
             if type(text) is str:
@@ -417,7 +408,7 @@ class ResponseAccumulator(Accumulator[Response]):
             raise ErrorEventReceived(_error_envelope(data), data)
 
     def long_strings(self) -> list[str]:
-        # Later events repeat what earlier ones carried: the .done events the deltas'
+        # optimization (for kimi_ext._core.longjson): later events repeat what earlier ones carried: the .done events the deltas'
         # text, output_item.done its item, response.completed the whole output.
         found: list[str] = []
         stack: list[Any] = [item.build() for item in self._items.values()]
@@ -438,7 +429,7 @@ class ResponseAccumulator(Accumulator[Response]):
         base_output = out.get("output")
         base_output = list(base_output) if isinstance(base_output, list) else []
         if self.terminal and base_output:
-            # The terminal event's output is the truth: a gateway may list a streamed item
+            # rule: the terminal event's output is the truth: a gateway may list a streamed item
             # under another id there (rs_tmp_... -> rs_...), so merging would keep it twice.
             out["output"] = base_output
             return out
@@ -474,23 +465,13 @@ def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class ResponseStream(SyncStream[Response]):
-    """A Responses stream (see the module docstring)."""
+class ResponseStream(SyncStream[Response], accumulator=ResponseAccumulator):
+    """A Responses stream; ``get_final_response()`` reads it all and gives the whole response."""
 
-    _accumulator_type = ResponseAccumulator
-    _event_type = ResponsesStreamEvent
-
-    def get_final_response(self) -> Response:
-        """Read the rest of the stream and return the whole response."""
-        return self._final()
+    get_final_response = SyncStream._final
 
 
-class AsyncResponseStream(AsyncStream[Response]):
+class AsyncResponseStream(AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 
-    _accumulator_type = ResponseAccumulator
-    _event_type = ResponsesStreamEvent
-
-    async def get_final_response(self) -> Response:
-        """Read the rest of the stream and return the whole response."""
-        return await self._final()
+    get_final_response = AsyncStream._final
