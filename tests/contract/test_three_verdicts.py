@@ -304,3 +304,18 @@ def test_the_fast_check_and_the_reference_validator_agree_on_valid_calls(
     mutation = mutated(valid, json_values, removals=True)
     body, _ = data.draw(st.one_of(st.just((valid, ())), mutation), label="body")
     assert contract(fmt).fast_check(body) == _reference_ok(fmt, body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # A union member that adds a request-only rule beside its $ref (ContentBlockParam's
+        # TextBlock: no blank text): the fast check once used the shared component alone.
+        {"model": "kimi-k3.1-pro", "max_tokens": 8, "messages": [{"role": "user", "content": [{"type": "text", "text": ""}]}]},
+        {"model": "kimi-k3.1-pro", "max_tokens": 8, "messages": [{"role": "user", "content": [{"type": "text", "text": " \n"}]}]},
+        {"model": "kimi-k3.1-pro", "max_tokens": 8, "system": [{"type": "text", "text": ""}], "messages": [{"role": "user", "content": "hi"}]},
+    ],
+)  # fmt: skip
+def test_the_fast_check_keeps_a_union_members_own_rules(body: dict[str, Any]) -> None:
+    assert not _reference_ok("messages", body)
+    assert contract("messages").fast_check(body) is False

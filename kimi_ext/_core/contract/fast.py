@@ -60,6 +60,7 @@ class _Writer:
         }
         self.done: set[str] = set()
         self.pending: list[str] = []
+        self.inline: list[tuple[str, Any]] = []
         self.counter = 0
 
     def const(self, value: Any) -> str:
@@ -74,6 +75,24 @@ class _Writer:
             self.done.add(ref)
             self.pending.append(ref)
         return name
+
+    def member(self, schema: Any, ref: str) -> str:
+        """The function that checks one union member: its component's, or, when the member
+        adds keywords beside its ``$ref`` (a request-only rule on a shared block), a
+        function of its own that checks both."""
+        if not isinstance(schema, Mapping) or set(schema) <= {"$ref"} | _IGNORED:
+            return self.function(ref)
+        self.counter += 1
+        name = f"_m{self.counter}"
+        self.inline.append((name, schema))
+        return name
+
+    def emit_inline(self, name: str, schema: Any) -> None:
+        self.lines.append(f"def {name}(v):")
+        body: list[str] = []
+        self.node(schema, "v", body, 1)
+        self.lines.extend(body or ["    pass"])
+        self.lines.append("")
 
     def emit_component(self, ref: str) -> None:
         name = self.function(ref)
@@ -275,7 +294,7 @@ class _Writer:
                 funcs: dict[str | None, str] = {}
                 for t, hit in table.items():
                     if len(hit) == 1:
-                        funcs[t] = self.function(refs[hit[0]])
+                        funcs[t] = self.member(schema[key][hit[0]], refs[hit[0]])
                     else:  # two members share the tag: the reference union decides
                         sub = {key: [schema[key][i] for i in hit]}
                         slow = self.const(self.compiler.compile(sub))
@@ -305,7 +324,8 @@ class _Writer:
         slow = self.const(self.compiler.compile({key: schema[key]}))
         tag_key, table = partial
         funcs = self.const({t: None for t in table})
-        self.late_tables.append((funcs, {t: self.function(refs[i]) for t, i in table.items()}))
+        members = {t: self.member(schema[key][i], refs[i]) for t, i in table.items()}
+        self.late_tables.append((funcs, members))
         first = self.scalar_branches(schema[key], scalar, var, out, depth)
         word = "if" if first else "elif"
         tag, f = f"t{depth}", f"f{depth}"
@@ -419,8 +439,11 @@ def build(compiler: Compiler, root: str) -> FastCheck:
     writer.late_tables = []
     writer.names["_MISSING"] = _Missing()
     entry = writer.function(root)
-    while writer.pending:
-        writer.emit_component(writer.pending.pop())
+    while writer.pending or writer.inline:
+        if writer.pending:
+            writer.emit_component(writer.pending.pop())
+        else:
+            writer.emit_inline(*writer.inline.pop())
     source = "\n".join(writer.lines)
     namespace: dict[str, Any] = dict(writer.names)
     exec(compile(source, f"<kimi contract {root}>", "exec"), namespace)
