@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from kimi_ext._core.format import Format, tool_declaration
 from kimi_ext._core.lazy import lazy_class
 from kimi_ext.messages.continued import CONTINUATION
+from kimi_ext.messages.events import TERMINAL
 from kimi_ext.messages.history import MessagesHistory
 from kimi_ext.messages.result import Message
 
@@ -38,7 +39,7 @@ MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     load_stream=lazy_class("kimi_ext.messages.stream", "MessageStream"),
     load_async_stream=lazy_class("kimi_ext.messages.stream", "AsyncMessageStream"),
     final_getter="get_final_message",
-    terminal_events=frozenset({"message_stop"}),
+    terminal_events=TERMINAL,
     client_path=("messages",),
     tool_definition=_tool_definition,
     place_schema=_place_schema,

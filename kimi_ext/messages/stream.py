@@ -46,6 +46,7 @@ from kimi_ext._core.streaming import (
     SyncStream,
     TextBuffer,
 )
+from kimi_ext.messages.events import TERMINAL
 from kimi_ext.messages.result import Message
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
@@ -145,7 +146,7 @@ class MessageAccumulator(Accumulator[Message]):
 
     result_type = Message
     event_type = MessagesStreamEvent
-    terminal_name = "message_stop"
+    terminal_name = " or ".join(sorted(TERMINAL))
 
     def __init__(self) -> None:
         super().__init__()
@@ -226,7 +227,7 @@ class MessageAccumulator(Accumulator[Message]):
                 for key, value in usage.items():
                     if value is not None or key not in self._usage:
                         self._usage[key] = value
-        elif kind == "message_stop":
+        elif kind in TERMINAL:
             self.terminal = True  # rule: Messages' terminal event
         elif kind == "error" or event == "error":
             raise ErrorEventReceived(data)

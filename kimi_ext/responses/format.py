@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.format import Format, tool_declaration
 from kimi_ext._core.lazy import lazy_class
+from kimi_ext.responses.events import TERMINAL
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.result import Response
 
@@ -36,7 +37,7 @@ RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
     load_stream=lazy_class("kimi_ext.responses.stream", "ResponseStream"),
     load_async_stream=lazy_class("kimi_ext.responses.stream", "AsyncResponseStream"),
     final_getter="get_final_response",
-    terminal_events=frozenset({"response.completed", "response.incomplete", "response.failed"}),
+    terminal_events=TERMINAL,
     client_path=("responses",),
     tool_definition=_tool_definition,
     place_schema=_place_schema,

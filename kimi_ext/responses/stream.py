@@ -41,11 +41,11 @@ from kimi_ext._core.streaming import (
     SyncStream,
     TextBuffer,
 )
+from kimi_ext.responses.events import TERMINAL
 from kimi_ext.responses.result import Response
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
 
-_TERMINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
 _SNAPSHOT = frozenset({"response.created", "response.in_progress", "response.queued"})
 
 _MESSAGE = {"type": "message", "role": "assistant", "content": []}
@@ -270,7 +270,7 @@ class ResponseAccumulator(Accumulator[Response]):
 
     result_type = Response
     event_type = ResponsesStreamEvent
-    terminal_name = "response.completed, response.incomplete or response.failed"
+    terminal_name = " or ".join(sorted(TERMINAL))
     repeats_text = True
 
     def __init__(self) -> None:
@@ -397,7 +397,7 @@ class ResponseAccumulator(Accumulator[Response]):
             response = data.get("response")
             if type(response) is dict:
                 self._base = response
-        elif kind in _TERMINAL:
+        elif kind in TERMINAL:
             response = data.get("response")
             if type(response) is dict:
                 self._base = response

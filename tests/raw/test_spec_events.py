@@ -35,9 +35,12 @@ def member_types(fmt: str, union: str) -> set[str]:
 
 def handled(module: str, pattern: str) -> set[str]:
     """The string constants of a kimi_ext module that look like event types."""
-    tree = ast.parse((ROOT / "kimi_ext" / module).read_text("utf-8"))
+    # The stream module and the events module it shares with its Format (terminal events).
+    paths = [ROOT / "kimi_ext" / module, ROOT / "kimi_ext" / module.replace("stream", "events")]
+    trees = [ast.parse(path.read_text("utf-8")) for path in paths]
     return {
         node.value
+        for tree in trees
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
