@@ -29,6 +29,7 @@ How events are assembled:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from kimi_ext._core.longjson import LONG_STRING
@@ -323,89 +324,102 @@ class ResponseAccumulator(Accumulator[Response]):
         return kind
 
     def _other(self, kind: str, event: str | None, data: dict[str, Any]) -> None:
-        if kind == "response.output_item.added":
-            item_data = data.get("item")
-            if type(item_data) is dict:
-                index = data.get("output_index")
-                item = self._items.get(index)
-                if item is None:
-                    self._items[index] = _Item(item_data)
-                else:
-                    item.base = item_data
-        elif kind == "response.output_item.done":
-            item_data = data.get("item")
-            if type(item_data) is dict:
-                self._item(data, item_data).final = item_data
-        elif kind == "response.content_part.added" or kind == "response.content_part.done":
-            part_data = data.get("part")
-            if type(part_data) is dict:
-                reasoning = part_data.get("type") == "reasoning_text"
-                item = self._item(data, _REASONING if reasoning else _MESSAGE)
-                index = data.get("content_index")
-                _part_event(item.parts, index, part_data, kind.endswith(".added"))
-        elif kind in ("response.output_text.done", "response.reasoning_text.done"):
-            text = data.get("text")
-            if type(text) is str:
-                implied = _MESSAGE if kind == "response.output_text.done" else _REASONING
-                part_implied = _OUTPUT_TEXT if implied is _MESSAGE else _REASONING_TEXT
-                item = self._item(data, implied)
-                item.part(data.get("content_index"), part_implied).done_text = text
-        elif kind == "response.refusal.delta":
-            text = data.get("delta")
-            if type(text) is str:
-                item = self._item(data, _MESSAGE)
-                item.part(data.get("content_index"), _REFUSAL).pieces.add(text)
-        elif kind == "response.refusal.done":
-            text = data.get("refusal")
-            if type(text) is str:
-                item = self._item(data, _MESSAGE)
-                item.part(data.get("content_index"), _REFUSAL).done_text = text
-        elif kind == "response.reasoning_summary_text.delta":
-            text = data.get("delta")
-            if type(text) is str:
-                item = self._item(data, _REASONING)
-                item.summary_part(data.get("summary_index")).pieces.add(text)
-                if not item.reasoning_text and self.watchers:  # else reasoning streams too
-                    self.reasoning_log.append(text)
-        elif kind == "response.reasoning_summary_text.done":
-            text = data.get("text")
-            if type(text) is str:
-                item = self._item(data, _REASONING)
-                item.summary_part(data.get("summary_index")).done_text = text
-        elif kind in (
-            "response.reasoning_summary_part.added",
-            "response.reasoning_summary_part.done",
-        ):
-            part_data = data.get("part")
-            if type(part_data) is dict:
-                item = self._item(data, _REASONING)
-                index = data.get("summary_index")
-                _part_event(item.summary, index, part_data, kind.endswith(".added"))
-        elif kind == "response.function_call_arguments.done":
-            text = data.get("arguments")
-            if type(text) is str:
-                self._item(data, _FUNCTION_CALL).args_done = text
-        elif kind == "response.custom_tool_call_input.delta":
-            text = data.get("delta")
-            if type(text) is str:
-                self._item(data, _CUSTOM_CALL).input.add(text)
-        elif kind == "response.custom_tool_call_input.done":
-            text = data.get("input")
-            if type(text) is str:
-                self._item(data, _CUSTOM_CALL).input_done = text
-        elif kind in _SNAPSHOT:
-            response = data.get("response")
-            if type(response) is dict:
-                self._base = response
-        elif kind in TERMINAL:
-            response = data.get("response")
-            if type(response) is dict:
-                self._base = response
-            else:
-                self._base = {**self._base, "status": _status_of(kind)}
-            self.terminal = True
+        # Every event but the text deltas (handled inline in feed): one small handler per
+        # event family; an unknown event changes nothing (its data is still yielded).
+        handler = _HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, kind, data)
         elif kind == "error" or event == "error":
             raise ErrorEventReceived(_error_envelope(data), data)
+
+    def _on_item_added(self, kind: str, data: dict[str, Any]) -> None:
+        item_data = data.get("item")
+        if type(item_data) is dict:
+            index = data.get("output_index")
+            item = self._items.get(index)
+            if item is None:
+                self._items[index] = _Item(item_data)
+            else:
+                item.base = item_data
+
+    def _on_item_done(self, kind: str, data: dict[str, Any]) -> None:
+        item_data = data.get("item")
+        if type(item_data) is dict:
+            self._item(data, item_data).final = item_data
+
+    def _on_content_part(self, kind: str, data: dict[str, Any]) -> None:
+        part_data = data.get("part")
+        if type(part_data) is dict:
+            reasoning = part_data.get("type") == "reasoning_text"
+            item = self._item(data, _REASONING if reasoning else _MESSAGE)
+            index = data.get("content_index")
+            _part_event(item.parts, index, part_data, kind.endswith(".added"))
+
+    def _on_summary_part(self, kind: str, data: dict[str, Any]) -> None:
+        part_data = data.get("part")
+        if type(part_data) is dict:
+            item = self._item(data, _REASONING)
+            index = data.get("summary_index")
+            _part_event(item.summary, index, part_data, kind.endswith(".added"))
+
+    def _on_text_done(self, kind: str, data: dict[str, Any]) -> None:
+        text = data.get("text")
+        if type(text) is str:
+            implied = _MESSAGE if kind == "response.output_text.done" else _REASONING
+            part_implied = _OUTPUT_TEXT if implied is _MESSAGE else _REASONING_TEXT
+            item = self._item(data, implied)
+            item.part(data.get("content_index"), part_implied).done_text = text
+
+    def _on_refusal(self, kind: str, data: dict[str, Any]) -> None:
+        delta = kind == "response.refusal.delta"
+        text = data.get("delta" if delta else "refusal")
+        if type(text) is str:
+            part = self._item(data, _MESSAGE).part(data.get("content_index"), _REFUSAL)
+            if delta:
+                part.pieces.add(text)
+            else:
+                part.done_text = text
+
+    def _on_summary_text(self, kind: str, data: dict[str, Any]) -> None:
+        delta = kind == "response.reasoning_summary_text.delta"
+        text = data.get("delta" if delta else "text")
+        if type(text) is str:
+            item = self._item(data, _REASONING)
+            part = item.summary_part(data.get("summary_index"))
+            if not delta:
+                part.done_text = text
+                return
+            part.pieces.add(text)
+            if not item.reasoning_text and self.watchers:  # else reasoning streams too
+                self.reasoning_log.append(text)
+
+    def _on_arguments_done(self, kind: str, data: dict[str, Any]) -> None:
+        text = data.get("arguments")
+        if type(text) is str:
+            self._item(data, _FUNCTION_CALL).args_done = text
+
+    def _on_custom_input(self, kind: str, data: dict[str, Any]) -> None:
+        delta = kind == "response.custom_tool_call_input.delta"
+        text = data.get("delta" if delta else "input")
+        if type(text) is str:
+            item = self._item(data, _CUSTOM_CALL)
+            if delta:
+                item.input.add(text)
+            else:
+                item.input_done = text
+
+    def _on_snapshot(self, kind: str, data: dict[str, Any]) -> None:
+        response = data.get("response")
+        if type(response) is dict:
+            self._base = response
+
+    def _on_terminal(self, kind: str, data: dict[str, Any]) -> None:
+        response = data.get("response")
+        if type(response) is dict:
+            self._base = response  # rule: the terminal event's output wins
+        else:
+            self._base = {**self._base, "status": _status_of(kind)}
+        self.terminal = True
 
     def long_strings(self) -> list[str]:
         # optimization (for kimi_ext._core.longjson): later events repeat what earlier ones carried: the .done events the deltas'
@@ -441,6 +455,28 @@ class ResponseAccumulator(Accumulator[Response]):
                 [item for _, item in streamed], list(enumerate(base_output))
             )
         return out
+
+
+_Handler = Callable[[ResponseAccumulator, str, dict[str, Any]], None]
+_HANDLERS: dict[str, _Handler] = {
+    "response.output_item.added": ResponseAccumulator._on_item_added,
+    "response.output_item.done": ResponseAccumulator._on_item_done,
+    "response.content_part.added": ResponseAccumulator._on_content_part,
+    "response.content_part.done": ResponseAccumulator._on_content_part,
+    "response.reasoning_summary_part.added": ResponseAccumulator._on_summary_part,
+    "response.reasoning_summary_part.done": ResponseAccumulator._on_summary_part,
+    "response.output_text.done": ResponseAccumulator._on_text_done,
+    "response.reasoning_text.done": ResponseAccumulator._on_text_done,
+    "response.refusal.delta": ResponseAccumulator._on_refusal,
+    "response.refusal.done": ResponseAccumulator._on_refusal,
+    "response.reasoning_summary_text.delta": ResponseAccumulator._on_summary_text,
+    "response.reasoning_summary_text.done": ResponseAccumulator._on_summary_text,
+    "response.function_call_arguments.done": ResponseAccumulator._on_arguments_done,
+    "response.custom_tool_call_input.delta": ResponseAccumulator._on_custom_input,
+    "response.custom_tool_call_input.done": ResponseAccumulator._on_custom_input,
+    **{kind: ResponseAccumulator._on_snapshot for kind in _SNAPSHOT},
+    **{kind: ResponseAccumulator._on_terminal for kind in TERMINAL},
+}
 
 
 def _status_of(kind: str) -> str:
