@@ -137,6 +137,23 @@ class _Writer:
             out.append(f"{pad}    else:")
             out.extend(["    " + line for line in else_body] or [f"{pad}        pass"])
         condition = others.get("if")
+        presence = _presence_condition(condition)
+        if presence is not None:
+            # ``if`` asks only whether keys are present (met by a non-object too): both
+            # branches inline, chosen by the same test.
+            others.pop("if")
+            then, other = others.pop("then", True), others.pop("else", True)
+            test = " and ".join(f"{k!r} in {var}" for k in presence) or "True"
+            met: list[str] = []
+            self.node(then, var, met, depth + 1)
+            unmet: list[str] = []
+            self.node(other, var, unmet, depth + 1)
+            if met or unmet:
+                out.append(f"{pad}if type({var}) is not dict or ({test}):")
+                out.extend(met or [f"{pad}    pass"])
+                out.append(f"{pad}else:")
+                out.extend(unmet or [f"{pad}    pass"])
+            condition = None
         needed = condition.get("required") if isinstance(condition, Mapping) else None
         if needed and "else" not in others and schema.get("type") == "object":
             # ``if`` needs these keys: without one of them it fails and, with no ``else``,
@@ -359,6 +376,14 @@ class _Writer:
 
     pending_tables: list[tuple[str, dict[str | None, str]]]
     late_tables: list[tuple[str, dict[str, str]]]
+
+
+def _presence_condition(schema: Any) -> list[str] | None:
+    """The keys of an ``if`` that only asks for them: ``{required: [k, ...]}``."""
+    if not isinstance(schema, Mapping) or set(schema) - _IGNORED != {"required"}:
+        return None
+    keys = schema["required"]
+    return [str(k) for k in keys] if isinstance(keys, list) else None
 
 
 def _tag_condition(schema: Any) -> tuple[str, str] | None:
