@@ -78,6 +78,7 @@ class _ClientBase:
 
     is_async: bool
     """True for :class:`AsyncKimi`: its calls return awaitables."""
+    _sender: SyncSender | AsyncSender
 
     def _configure(
         self,
@@ -162,7 +163,7 @@ class _ClientBase:
     @property
     def base_url(self) -> str:
         """The base URL in use (the fallback once the default could not be reached)."""
-        return self._sender.base_url  # type: ignore[attr-defined,no-any-return]
+        return self._sender.base_url
 
     def __repr__(self) -> str:
         # The key never appears here.
@@ -231,6 +232,7 @@ class Kimi(_ClientBase):
     """
 
     is_async: Literal[False] = False
+    _sender: SyncSender
 
     def __init__(
         self,
@@ -291,6 +293,7 @@ class AsyncKimi(_ClientBase):
     """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
 
     is_async: Literal[True] = True
+    _sender: AsyncSender
 
     def __init__(
         self,

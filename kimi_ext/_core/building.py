@@ -70,7 +70,6 @@ def prepare(
         path=path,
         headers=headers,
         content=content,
-        body=body,
         timeout=params.get("timeout", UNSET_TIMEOUT),
         max_retries=params.get("max_retries"),
         stream=bool(body.get("stream")),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +23,16 @@ class Prepared:
     path: str
     headers: dict[str, str]
     content: bytes
-    body: dict[str, Any]
     timeout: httpx.Timeout | float | object | None
     max_retries: int | None
     stream: bool
     deadline: float | object | None = None  # UNSET_TIMEOUT: the client's
+
+    @property
+    def body(self) -> Any:
+        """The JSON body as sent, decoded from :attr:`content` (for inspection: the sender
+        uses the bytes only)."""
+        return json.loads(self.content)
 
     def __repr__(self) -> str:
         # Not the headers (extra_headers may carry credentials) nor the body.
