@@ -50,6 +50,9 @@ def prepare(
         # A lone surrogate (half of a pair, as a server once sent it): UTF-8 cannot carry
         # it, JSON's \u escapes can, so the history stays sendable exactly as received.
         content = json.dumps(body, separators=(",", ":"), allow_nan=False).encode("ascii")
+    # One copy of a large body, not two: kept until return, the text made the next call
+    # encode its JSON into fresh memory (~600 more page faults for 2.5 MB, measured).
+    del text
     limit = fmt.contract.max_body_bytes
     if limit is not None and len(content) > limit:
         raise RequestValidationError(

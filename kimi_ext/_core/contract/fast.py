@@ -469,7 +469,7 @@ def build(compiler: Compiler, root: str) -> FastCheck:
             writer.emit_component(writer.pending.pop())
         else:
             writer.emit_inline(*writer.inline.pop())
-    source = "\n".join(writer.lines)
+    source = "\n".join(_without_implied_checks(writer.lines))
     namespace: dict[str, Any] = dict(writer.names)
     exec(compile(source, f"<kimi contract {root}>", "exec"), namespace)
     for n, (_, funcs) in enumerate(writer.pending_tables, 1):
@@ -481,6 +481,33 @@ def build(compiler: Compiler, root: str) -> FastCheck:
             late[tag] = namespace[fn]
     check: FastCheck = namespace[entry]
     return check
+
+
+_TYPE_CHECK = re.compile(r"( *)if type\((\w+)\) not in (\(\w+,\)): raise Fail")
+
+
+def _without_implied_checks(lines: list[str]) -> list[str]:
+    """``lines`` with each type check that a neighbouring line already implies made a
+    ``pass``: inside a branch taken on that very type (``if type(p) in (str,):``), or
+    right before a fixed-value check that also fails for any other type. Measured: ~10%
+    of the check of a 200-turn history (one such line per message and per block)."""
+    out = list(lines)
+    for n, line in enumerate(lines):
+        match = _TYPE_CHECK.fullmatch(line)
+        if match is None or n == 0:
+            continue
+        pad, var, types = match.groups()
+        before = lines[n - 1].strip()
+        after = lines[n + 1] if n + 1 < len(lines) else ""
+        in_branch = lines[n - 1].startswith(pad[:-4] + before) and before in (
+            f"if type({var}) in {types}:", f"elif type({var}) in {types}:",
+        )  # fmt: skip
+        fixed = types == "(str,)" and after.startswith(
+            f"{pad}if type({var}) is not str or {var} not in "
+        )
+        if in_branch or fixed:
+            out[n] = f"{pad}pass"
+    return out
 
 
 class _FailingDict(dict[Any, Any]):
