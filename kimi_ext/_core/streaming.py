@@ -77,7 +77,6 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from kimi_ext._core.contract import contract
 from kimi_ext._core.longjson import LongJSONLine, ParsedLine
 from kimi_ext._core.result import Result
 from kimi_ext._core.secret import redact, redact_bytes, redact_json
@@ -187,8 +186,8 @@ class StreamEvent:
 
     __slots__ = ("_parsed", "data", "event", "type")
 
-    _format: ClassVar[str] = ""
-    """The format whose spec names the event models (see :func:`event_models`)."""
+    _module: ClassVar[str] = ""
+    _models: ClassVar[dict[str, str]] = {}
 
     _parsed: Any
 
@@ -205,12 +204,11 @@ class StreamEvent:
             return self._parsed
         except AttributeError:
             pass
-        name = event_models(self._format).get(self.type)
+        name = self._models.get(self.type)
         if name is None or not isinstance(self.data, dict):
             value = self.data
         else:
-            module = importlib.import_module(f"kimi_raw.{self._format}.models")
-            value = getattr(module, name).from_dict(self.data)
+            value = getattr(importlib.import_module(self._module), name).from_dict(self.data)
         self._parsed = value
         return value
 
@@ -226,34 +224,6 @@ class StreamEvent:
         if len(data) > 100:
             data = data[:97] + "..."
         return f"{type(self).__name__}(type={self.type!r}, data={data})"
-
-
-_EVENT_MODELS: dict[str, dict[str, str]] = {"": {}}  # a StreamEvent of no format types nothing
-
-
-def event_models(format_name: str) -> dict[str, str]:
-    """Event ``type`` -> generated model name for a format, read once from its spec.
-
-    The spec's ``stream_event`` schema is a union of one model per event, each with its
-    ``type`` const (Messages, Responses), or one model every event is (Chat's chunk, whose
-    events are all of type ``"chunk"``). The union's catch-all (no const) maps nothing.
-    """
-    found = _EVENT_MODELS.get(format_name)
-    if found is None:
-        spec = contract(format_name)
-        defs = spec.schema["$defs"]
-        union = spec.data["stream_event"]
-        members = [ref["$ref"].rsplit("/", 1)[-1] for ref in defs[union].get("anyOf", ())]
-        if not members:
-            found = {"chunk": union}
-        else:
-            found = {}
-            for name in members:
-                const = defs[name].get("properties", {}).get("type", {}).get("const")
-                if isinstance(const, str):
-                    found[const] = name
-        _EVENT_MODELS[format_name] = found
-    return found
 
 
 class ErrorEventReceived(Exception):

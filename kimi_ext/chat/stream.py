@@ -27,7 +27,7 @@ How chunks are merged (the ways Kimi and its gateways really stream):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 
@@ -51,7 +51,8 @@ class ChatStreamEvent(streaming.StreamEvent):
     """A Chat stream event: ``type`` is ``"chunk"`` (or ``"malformed"``)."""
 
     __slots__ = ()
-    _format = "chat"
+    _module = "kimi_raw.chat.models"
+    _models: ClassVar[dict[str, str]] = {"chunk": "ChatCompletionChunk"}
 
 
 class _ToolCall:

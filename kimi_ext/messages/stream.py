@@ -34,7 +34,7 @@ How events are assembled:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from kimi_ext._core import streaming
 from kimi_ext._core.result import parse_arguments
@@ -58,7 +58,17 @@ class MessagesStreamEvent(streaming.StreamEvent):
     """A Messages stream event: ``type`` is the JSON ``type`` (``content_block_delta``...)."""
 
     __slots__ = ()
-    _format = "messages"
+    _module = "kimi_raw.messages.models"
+    _models: ClassVar[dict[str, str]] = {
+        "message_start": "MessageStartEvent",
+        "content_block_start": "ContentBlockStartEvent",
+        "content_block_delta": "ContentBlockDeltaEvent",
+        "content_block_stop": "ContentBlockStopEvent",
+        "message_delta": "MessageDeltaEvent",
+        "message_stop": "MessageStopEvent",
+        "ping": "PingEvent",
+        "error": "ErrorEvent",
+    }
 
 
 class _Block:

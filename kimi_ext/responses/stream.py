@@ -30,7 +30,7 @@ How events are assembled:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from kimi_ext._core import streaming
 from kimi_ext._core.longjson import LONG_STRING
@@ -56,7 +56,26 @@ class ResponsesStreamEvent(streaming.StreamEvent):
     """A Responses stream event: ``type`` is the JSON ``type`` (``response.output_text.delta``...)."""
 
     __slots__ = ()
-    _format = "responses"
+    _module = "kimi_raw.responses.models"
+    _models: ClassVar[dict[str, str]] = {
+        "response.created": "ResponseCreatedEvent",
+        "response.in_progress": "ResponseInProgressEvent",
+        "response.output_item.added": "ResponseOutputItemAddedEvent",
+        "response.output_item.done": "ResponseOutputItemDoneEvent",
+        "response.content_part.added": "ResponseContentPartAddedEvent",
+        "response.content_part.done": "ResponseContentPartDoneEvent",
+        "response.output_text.delta": "ResponseOutputTextDeltaEvent",
+        "response.output_text.done": "ResponseOutputTextDoneEvent",
+        "response.reasoning_text.delta": "ResponseReasoningTextDeltaEvent",
+        "response.reasoning_text.done": "ResponseReasoningTextDoneEvent",
+        "response.reasoning_summary_text.delta": "ResponseReasoningSummaryTextDeltaEvent",
+        "response.function_call_arguments.delta": "ResponseFunctionCallArgumentsDeltaEvent",
+        "response.function_call_arguments.done": "ResponseFunctionCallArgumentsDoneEvent",
+        "response.completed": "ResponseCompletedEvent",
+        "response.incomplete": "ResponseIncompleteEvent",
+        "response.failed": "ResponseFailedEvent",
+        "error": "ErrorEvent",
+    }
 
 
 class _Part:
