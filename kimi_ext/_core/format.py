@@ -5,6 +5,9 @@ Format (``kimi_ext.chat.format.CHAT`` and its two siblings): the generated reque
 where the history and the effort go, the result, history and stream types, how a tool and a
 structured-output schema are declared, how an answer is continued. The core and the
 cross-format features read these fields; none of them asks which format it is by name.
+What follows from another fact is derived, not declared again: the effort path and the
+client path from the contract, the stream classes from the result type, the final getter
+from the stream class.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
     from kimi_ext._core.history import History
     from kimi_ext._core.streaming import AsyncStream, SyncStream
 
-__all__ = ["Continuation", "Format", "tool_declaration"]
+__all__ = ["Continuation", "Format", "set_within", "tool_declaration"]
 
 ResultT = TypeVar("ResultT", bound=Result)
 StreamT = TypeVar("StreamT", bound="SyncStream[Any]")
@@ -53,15 +56,8 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     """The body field that caps output tokens (``max_tokens``, ``max_output_tokens`` ...)."""
     result_type: type[ResultT]
     history_type: type[History]
-    load_stream: Callable[[], type[StreamT]]
-    """The sync stream class, imported on first use (streaming is heavy to import)."""
-    load_async_stream: Callable[[], type[AsyncStreamT]]
-    final_getter: str
-    """The stream method that returns the whole result (``get_final_message`` ...)."""
     terminal_events: frozenset[str]
     """The events after which a stream is complete (Chat: its ``data: [DONE]``)."""
-    client_path: tuple[str, ...]
-    """Where the resource hangs on a client (``("chat", "completions")``)."""
     tool_definition: Callable[[str, str, dict[str, Any]], dict[str, Any]]
     """A function tool's definition from its name, description and JSON Schema."""
     place_schema: Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]]
@@ -93,6 +89,38 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
         """Where this format puts reasoning effort (from the spec's ``x-kimi-effort``)."""
         return contract(self.name).effort.path
 
+    @property
+    def client_path(self) -> tuple[str, ...]:
+        """Where the resource hangs on a client: its URL path below ``/v1/``
+        (``/v1/chat/completions``: ``("chat", "completions")``, as in the official SDKs)."""
+        return tuple(contract(self.name).path.removeprefix("/v1/").split("/"))
+
+    def load_stream(self) -> type[StreamT]:
+        """The sync stream class, ``<Result>Stream`` in ``kimi_ext.<format>.stream``
+        (``MessageStream``), imported on first use (streaming is heavy to import)."""
+        stream: type[StreamT] = getattr(self._stream_module(), self._stream_name)
+        return stream
+
+    def load_async_stream(self) -> type[AsyncStreamT]:
+        """The async stream class, ``Async<Result>Stream`` beside the sync one."""
+        stream: type[AsyncStreamT] = getattr(self._stream_module(), "Async" + self._stream_name)
+        return stream
+
+    @property
+    def final_getter(self) -> str:
+        """The stream method that returns the whole result (``get_final_message`` ...): the
+        name the stream class gives the core's ``_final``."""
+        stream = self.load_stream()
+        name: str = next(key for key, value in vars(stream).items() if value is stream._final)
+        return name
+
+    @property
+    def _stream_name(self) -> str:
+        return self.result_type.__name__ + "Stream"
+
+    def _stream_module(self) -> Any:
+        return importlib.import_module(f"kimi_ext.{self.name}.stream")
+
     def route(self) -> tuple[str, str, dict[str, str]]:
         """(method, path, format headers) from the generated request builder."""
         module = importlib.import_module(self.raw_module)
@@ -123,6 +151,15 @@ def tool_declaration(
         out["description"] = description
     out[schema_field] = schema
     return out
+
+
+def set_within(params: dict[str, Any], outer: str, key: str, value: Any) -> dict[str, Any]:
+    """``params`` with ``value`` under ``params[outer][key]``, the other fields of ``outer``
+    kept (a copy of it: the caller's nested dict is not changed)."""
+    nested = dict(params.get(outer) or {})
+    nested[key] = value
+    params[outer] = nested
+    return params
 
 
 class _NoBody:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 import httpx
 
@@ -149,12 +150,67 @@ def unfinished_arguments(text: str) -> bool:
     return False
 
 
+ValueT = TypeVar("ValueT")
+DefaultT = TypeVar("DefaultT")
+
+
+class Field(Generic[ValueT, DefaultT]):
+    """A read-only result accessor: the top-level JSON field of the attribute's name when
+    it has the expected type, else a default (what every format's ``id``, ``model``,
+    ``stop_reason``, ``content``... does; see :func:`str_field`, :func:`list_field`)."""
+
+    def __init__(self, kind: type[ValueT], missing: Callable[[], DefaultT], doc: str) -> None:
+        self.kind = kind
+        self.missing = missing
+        self.key = ""
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+    @overload
+    def __get__(self, obj: Result, owner: type | None = None) -> ValueT | DefaultT: ...
+    def __get__(self, obj: Result | None, owner: type | None = None) -> ValueT | DefaultT | Self:
+        if obj is None:
+            return self
+        value: Any = obj._data.get(self.key)
+        return value if isinstance(value, self.kind) else self.missing()
+
+    def __set__(self, obj: Result, value: Any) -> None:
+        # A data descriptor, read-only like a property (help() lists it with the properties).
+        raise AttributeError(f"{type(obj).__name__}.{self.key} is read-only")
+
+
+def str_field(doc: str) -> Field[str, None]:
+    """A top-level string field: the value when it is a string, else None."""
+    return Field(str, lambda: None, doc)
+
+
+def list_field(doc: str) -> Field[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A top-level list field (blocks, items, choices as received): else an empty list."""
+    return Field(list, list, doc)
+
+
 class Result:
     """Common base: the received JSON, the HTTP response and normalized usage."""
 
     format: ClassVar[str] = ""
     _model_path: ClassVar[tuple[str, str]] = ("", "")
     __slots__ = ("_data", "_parsed", "_response")
+
+    def __init_subclass__(
+        cls, format: str | None = None, model: str | None = None, **kwargs: Any
+    ) -> None:
+        """A format's result class names its format and its generated model once, as class
+        keywords (``class Message(Result, format="messages", model="MessageResponse")``);
+        the model is looked up in ``kimi_raw.<format>.models``."""
+        super().__init_subclass__(**kwargs)
+        if format is not None:
+            cls.format = format
+        if model is not None:
+            cls._model_path = (f"kimi_raw.{cls.format}.models", model)
 
     def __init__(self, data: dict[str, Any], response: httpx.Response | None = None) -> None:
         self._data = data
@@ -183,17 +239,8 @@ class Result:
             return rid
         return request_id_of(self.headers)
 
-    @property
-    def id(self) -> str | None:
-        """The result's ``id``, when it has one."""
-        value = self._data.get("id")
-        return value if isinstance(value, str) else None
-
-    @property
-    def model(self) -> str | None:
-        """The model that answered, as the service reported it."""
-        value = self._data.get("model")
-        return value if isinstance(value, str) else None
+    id = str_field("The result's ``id``, when it has one.")
+    model = str_field("The model that answered, as the service reported it.")
 
     @property
     def usage(self) -> Usage:

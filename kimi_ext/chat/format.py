@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.format import Format, tool_declaration
-from kimi_ext._core.lazy import lazy_class
 from kimi_ext.chat.continued import CONTINUATION
 from kimi_ext.chat.history import ChatHistory
 from kimi_ext.chat.result import ChatCompletion
@@ -39,11 +38,7 @@ CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = 
     output_limit_field="max_completion_tokens",
     result_type=ChatCompletion,
     history_type=ChatHistory,
-    load_stream=lazy_class("kimi_ext.chat.stream", "ChatCompletionStream"),
-    load_async_stream=lazy_class("kimi_ext.chat.stream", "AsyncChatCompletionStream"),
-    final_getter="get_final_completion",
     terminal_events=frozenset({"[DONE]"}),
-    client_path=("chat", "completions"),
     tool_definition=_tool_definition,
     place_schema=_place_schema,
     # Without this, Chat streams end without usage.

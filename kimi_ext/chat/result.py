@@ -9,6 +9,7 @@ import httpx
 from kimi_ext._core.result import (
     Result,
     ToolCall,
+    list_field,
     unfinished_arguments,
 )
 from kimi_ext._core.usage import Usage, int_at
@@ -16,11 +17,9 @@ from kimi_ext._core.usage import Usage, int_at
 __all__ = ["ChatCompletion"]
 
 
-class ChatCompletion(Result):
+class ChatCompletion(Result, format="chat", model="ChatCompletion"):
     """A Chat Completions result (``create()`` or a finished stream)."""
 
-    format = "chat"
-    _model_path = ("kimi_raw.chat.models", "ChatCompletion")
     __slots__ = ("_done_missing",)
 
     def __init__(self, data: dict[str, Any], response: httpx.Response | None = None) -> None:
@@ -33,11 +32,7 @@ class ChatCompletion(Result):
         without ``data: [DONE]``: accepted as complete, but usage may be missing (None)."""
         return self._done_missing
 
-    @property
-    def choices(self) -> list[dict[str, Any]]:
-        """The ``choices`` as received (an empty list when missing)."""
-        choices = self._data.get("choices")
-        return choices if isinstance(choices, list) else []
+    choices = list_field("The ``choices`` as received (an empty list when missing).")
 
     @property
     def message(self) -> dict[str, Any]:

@@ -31,15 +31,8 @@ from typing import Any, ClassVar
 
 import httpx
 
-from kimi_ext._core.streaming import (
-    TEXT_BATCH,
-    Accumulator,
-    AsyncStream,
-    ErrorEventReceived,
-    StreamEvent,
-    SyncStream,
-    TextBuffer,
-)
+from kimi_ext._core import streaming
+from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
 from kimi_ext.chat.result import ChatCompletion
 
 __all__ = [
@@ -54,7 +47,7 @@ _CALL_KEYS = frozenset({"index", "id", "type", "function"})
 _PLAIN_CHOICE = frozenset({"index", "delta", "finish_reason"})
 
 
-class ChatStreamEvent(StreamEvent):
+class ChatStreamEvent(streaming.StreamEvent):
     """A Chat stream event: ``type`` is ``"chunk"`` (or ``"malformed"``)."""
 
     __slots__ = ()
@@ -208,7 +201,7 @@ class _Choice:
         return out
 
 
-class ChatAccumulator(Accumulator[ChatCompletion]):
+class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
     """Merges Chat chunks into the dict a non-streaming ``create()`` returns."""
 
     result_type = ChatCompletion
@@ -227,7 +220,7 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
         choices = data.get("choices")
         # rule: an error object without choices (or event: error) is an error event.
         if not choices and (event == "error" or data.get("error")):
-            raise ErrorEventReceived(data)
+            raise streaming.ErrorEventReceived(data)
         # optimization: the top level is merged only when its number of fields changes
         # (a chunk with as many fields is taken to carry the same ones).
         if len(data) != self._top_len:
@@ -340,13 +333,13 @@ class ChatAccumulator(Accumulator[ChatCompletion]):
         return out
 
 
-class ChatCompletionStream(SyncStream[ChatCompletion], accumulator=ChatAccumulator):
+class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """A Chat Completions stream; ``get_final_completion()`` reads it all, gives the completion."""
 
-    get_final_completion = SyncStream._final
+    get_final_completion = streaming.SyncStream._final
 
 
-class AsyncChatCompletionStream(AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
+class AsyncChatCompletionStream(streaming.AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 
-    get_final_completion = AsyncStream._final
+    get_final_completion = streaming.AsyncStream._final

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format, tool_declaration
-from kimi_ext._core.lazy import lazy_class
+from kimi_ext._core.format import Format, set_within, tool_declaration
 from kimi_ext.messages.continued import CONTINUATION
 from kimi_ext.messages.events import TERMINAL
 from kimi_ext.messages.history import MessagesHistory
@@ -23,10 +22,7 @@ def _tool_definition(name: str, description: str, parameters: dict[str, Any]) ->
 
 def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
     # Messages' format carries no name.
-    config = dict(params.get("output_config") or {})
-    config["format"] = {"type": "json_schema", "schema": schema}
-    params["output_config"] = config
-    return params
+    return set_within(params, "output_config", "format", {"type": "json_schema", "schema": schema})
 
 
 MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
@@ -36,11 +32,7 @@ MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     output_limit_field="max_tokens",
     result_type=Message,
     history_type=MessagesHistory,
-    load_stream=lazy_class("kimi_ext.messages.stream", "MessageStream"),
-    load_async_stream=lazy_class("kimi_ext.messages.stream", "AsyncMessageStream"),
-    final_getter="get_final_message",
     terminal_events=TERMINAL,
-    client_path=("messages",),
     tool_definition=_tool_definition,
     place_schema=_place_schema,
     system_field="system",

@@ -5,24 +5,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kimi_ext._core.result import Result, ToolCall, joined
+from kimi_ext._core.result import Result, ToolCall, joined, list_field, str_field
 from kimi_ext._core.usage import Usage, int_at
 
 __all__ = ["Message"]
 
 
-class Message(Result):
+class Message(Result, format="messages", model="MessageResponse"):
     """A Messages result (``create()`` or a finished stream)."""
 
-    format = "messages"
-    _model_path = ("kimi_raw.messages.models", "MessageResponse")
     __slots__ = ()
 
-    @property
-    def content(self) -> list[dict[str, Any]]:
-        """The content blocks as received, unknown block types included."""
-        content = self._data.get("content")
-        return content if isinstance(content, list) else []
+    content = list_field("The content blocks as received, unknown block types included.")
 
     @property
     def role(self) -> str:
@@ -70,17 +64,12 @@ class Message(Result):
             )
         return out
 
-    @property
-    def stop_reason(self) -> str | None:
-        """Why generation stopped (``end_turn``, ``max_tokens``, ``tool_use``...)."""
-        value = self._data.get("stop_reason")
-        return value if isinstance(value, str) else None
-
-    @property
-    def stop_sequence(self) -> str | None:
-        """The stop sequence that ended generation, when the service reports one."""
-        value = self._data.get("stop_sequence")
-        return value if isinstance(value, str) else None
+    stop_reason = str_field(
+        "Why generation stopped (``end_turn``, ``max_tokens``, ``tool_use``...)."
+    )
+    stop_sequence = str_field(
+        "The stop sequence that ended generation, when the service reports one."
+    )
 
     def _cut_by_output_limit(self) -> bool:
         return self.stop_reason == "max_tokens"

@@ -36,16 +36,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from kimi_ext._core import streaming
 from kimi_ext._core.result import parse_arguments
-from kimi_ext._core.streaming import (
-    TEXT_BATCH,
-    Accumulator,
-    AsyncStream,
-    ErrorEventReceived,
-    StreamEvent,
-    SyncStream,
-    TextBuffer,
-)
+from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
 from kimi_ext.messages.events import TERMINAL
 from kimi_ext.messages.result import Message
 
@@ -61,7 +54,7 @@ _IMPLIED_BLOCK: dict[str, dict[str, Any]] = {
 }
 
 
-class MessagesStreamEvent(StreamEvent):
+class MessagesStreamEvent(streaming.StreamEvent):
     """A Messages stream event: ``type`` is the JSON ``type`` (``content_block_delta``...)."""
 
     __slots__ = ()
@@ -141,7 +134,7 @@ def _joined(previous: Any, pieces: TextBuffer) -> str:
     return previous + text if isinstance(previous, str) and previous else text
 
 
-class MessageAccumulator(Accumulator[Message]):
+class MessageAccumulator(streaming.Accumulator[Message]):
     """Assembles Messages events into the dict a non-streaming ``create()`` returns."""
 
     result_type = Message
@@ -230,7 +223,7 @@ class MessageAccumulator(Accumulator[Message]):
         elif kind in TERMINAL:
             self.terminal = True  # rule: Messages' terminal event
         elif kind == "error" or event == "error":
-            raise ErrorEventReceived(data)
+            raise streaming.ErrorEventReceived(data)
         return kind
 
     def _implied_block(self, index: Any, dtype: Any) -> _Block | None:
@@ -256,13 +249,13 @@ class MessageAccumulator(Accumulator[Message]):
         return out
 
 
-class MessageStream(SyncStream[Message], accumulator=MessageAccumulator):
+class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulator):
     """A Messages stream; ``get_final_message()`` reads it all and gives the whole message."""
 
-    get_final_message = SyncStream._final
+    get_final_message = streaming.SyncStream._final
 
 
-class AsyncMessageStream(AsyncStream[Message], accumulator=MessageAccumulator):
+class AsyncMessageStream(streaming.AsyncStream[Message], accumulator=MessageAccumulator):
     """The ``async`` twin of :class:`MessageStream`."""
 
-    get_final_message = AsyncStream._final
+    get_final_message = streaming.AsyncStream._final

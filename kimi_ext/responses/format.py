@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format, tool_declaration
-from kimi_ext._core.lazy import lazy_class
+from kimi_ext._core.format import Format, set_within, tool_declaration
 from kimi_ext.responses.events import TERMINAL
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.result import Response
@@ -21,10 +20,8 @@ def _tool_definition(name: str, description: str, parameters: dict[str, Any]) ->
 
 
 def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
-    text = dict(params.get("text") or {})
-    text["format"] = {"type": "json_schema", "name": name, "schema": schema, "strict": True}
-    params["text"] = text
-    return params
+    text_format = {"type": "json_schema", "name": name, "schema": schema, "strict": True}
+    return set_within(params, "text", "format", text_format)
 
 
 RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
@@ -34,11 +31,7 @@ RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
     output_limit_field="max_output_tokens",
     result_type=Response,
     history_type=ResponsesHistory,
-    load_stream=lazy_class("kimi_ext.responses.stream", "ResponseStream"),
-    load_async_stream=lazy_class("kimi_ext.responses.stream", "AsyncResponseStream"),
-    final_getter="get_final_response",
     terminal_events=TERMINAL,
-    client_path=("responses",),
     tool_definition=_tool_definition,
     place_schema=_place_schema,
     system_field="instructions",

@@ -9,7 +9,9 @@ from kimi_ext._core.result import (
     ToolCall,
     is_str,
     joined,
+    list_field,
     list_of,
+    str_field,
     unfinished_arguments,
 )
 from kimi_ext._core.usage import Usage, int_at
@@ -17,18 +19,12 @@ from kimi_ext._core.usage import Usage, int_at
 __all__ = ["Response"]
 
 
-class Response(Result):
+class Response(Result, format="responses", model="ResponseObject"):
     """A Responses result (``create()`` or a finished stream)."""
 
-    format = "responses"
-    _model_path = ("kimi_raw.responses.models", "ResponseObject")
     __slots__ = ()
 
-    @property
-    def output(self) -> list[dict[str, Any]]:
-        """The output items as received, unknown item types included."""
-        output = self._data.get("output")
-        return output if isinstance(output, list) else []
+    output = list_field("The output items as received, unknown item types included.")
 
     @property
     def text(self) -> str:
@@ -76,11 +72,7 @@ class Response(Result):
             )
         return out
 
-    @property
-    def status(self) -> str | None:
-        """The response status (``completed``, ``incomplete``, ``failed``...)."""
-        value = self._data.get("status")
-        return value if isinstance(value, str) else None
+    status = str_field("The response status (``completed``, ``incomplete``, ``failed``...).")
 
     @property
     def incomplete_reason(self) -> str | None:

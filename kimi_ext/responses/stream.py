@@ -32,16 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from kimi_ext._core import streaming
 from kimi_ext._core.longjson import LONG_STRING
-from kimi_ext._core.streaming import (
-    TEXT_BATCH,
-    Accumulator,
-    AsyncStream,
-    ErrorEventReceived,
-    StreamEvent,
-    SyncStream,
-    TextBuffer,
-)
+from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
 from kimi_ext.responses.events import TERMINAL
 from kimi_ext.responses.result import Response
 
@@ -59,7 +52,7 @@ _REASONING_TEXT = {"type": "reasoning_text", "text": ""}
 _SUMMARY_TEXT = {"type": "summary_text", "text": ""}
 
 
-class ResponsesStreamEvent(StreamEvent):
+class ResponsesStreamEvent(streaming.StreamEvent):
     """A Responses stream event: ``type`` is the JSON ``type`` (``response.output_text.delta``...)."""
 
     __slots__ = ()
@@ -266,7 +259,7 @@ def _merge_output(primary: list[Any], secondary: list[tuple[Any, Any]]) -> list[
     return out
 
 
-class ResponseAccumulator(Accumulator[Response]):
+class ResponseAccumulator(streaming.Accumulator[Response]):
     """Assembles Responses events into the dict a non-streaming ``create()`` returns."""
 
     result_type = Response
@@ -330,7 +323,7 @@ class ResponseAccumulator(Accumulator[Response]):
         if handler is not None:
             handler(self, kind, data)
         elif kind == "error" or event == "error":
-            raise ErrorEventReceived(_error_envelope(data), data)
+            raise streaming.ErrorEventReceived(_error_envelope(data), data)
 
     def _on_item_added(self, kind: str, data: dict[str, Any]) -> None:
         item_data = data.get("item")
@@ -501,13 +494,13 @@ def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class ResponseStream(SyncStream[Response], accumulator=ResponseAccumulator):
+class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumulator):
     """A Responses stream; ``get_final_response()`` reads it all and gives the whole response."""
 
-    get_final_response = SyncStream._final
+    get_final_response = streaming.SyncStream._final
 
 
-class AsyncResponseStream(AsyncStream[Response], accumulator=ResponseAccumulator):
+class AsyncResponseStream(streaming.AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 
-    get_final_response = AsyncStream._final
+    get_final_response = streaming.AsyncStream._final
