@@ -7,21 +7,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["lazy_attributes", "lazy_class"]
-
-
-def lazy_class(module: str, name: str) -> Callable[[], Any]:
-    """A function returning ``module.name``, importing ``module`` the first time.
-
-    >>> load = lazy_class("json", "JSONDecoder")
-    >>> load().__name__
-    'JSONDecoder'
-    """
-
-    def load() -> Any:
-        return getattr(importlib.import_module(module), name)
-
-    return load
+__all__ = ["lazy_attributes"]
 
 
 def lazy_attributes(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
