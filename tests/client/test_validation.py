@@ -51,10 +51,13 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
     ("chat", {"tools": [FN], "tool_choice": {"type": "function", "function": {"name": "get_weather"}}}, "tool_choice", "conflicts with Kimi's always-on thinking"),
     ("messages", {"tools": [{"name": "bad name", "input_schema": {}}]}, "tools[0].name", "must match"),
     ("messages", {"tool_choice": {"type": "any"}}, "tool_choice", "needs at least one tool"),
+    # The tools that are there but empty are named (as a standard validator names them).
+    ("messages", {"tools": [], "tool_choice": {"type": "any"}}, "tools", "needs at least one tool"),
     ("messages", {"tools": [MSG_TOOL], "tool_choice": {"type": "tool", "name": "get_weather"}}, "tool_choice.type", "always-on thinking"),
     ("messages", {"tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 0}]}, "tools[0].max_uses", ">= 1"),
     ("responses", {"tools": [{"type": "function", "name": "has space"}]}, "tools[0].name", "must match"),
     ("responses", {"tool_choice": "required"}, "tool_choice", "needs at least one tool"),
+    ("responses", {"tools": [], "tool_choice": "required"}, "tools", "needs at least one tool"),
     ("responses", {"tools": [RESP_TOOL], "tool_choice": {"type": "function", "name": "get_weather"}}, "tool_choice.type", "always-on thinking"),
     # K3.1-only features on kimi-k3
     ("chat", {"model": "kimi-k3", "stop": ["END"]}, "stop", "only by kimi-k3.1"),

@@ -599,8 +599,14 @@ class Compiler:
         other = self.compile(schema.get("else", True))
 
         cause = self.resolve(schema["if"]).get("required", [None])[0]
-        # A whole-node rule (``x-kimi-error`` on ``then``) is about the field that brought it.
-        whole = isinstance(schema.get("then"), Mapping) and "x-kimi-error" in schema["then"]
+
+        then_schema = self.resolve(schema.get("then"))
+        # A whole-node rule (``x-kimi-error`` on ``then``) is about the field that brought it,
+        # unless a field ``then`` itself constrains is there and breaks it.
+        whole = isinstance(then_schema, Mapping) and "x-kimi-error" in then_schema
+        direct = (
+            set(then_schema.get("properties", {})) if isinstance(then_schema, Mapping) else set()
+        )
 
         def conditional(value: Any, path: Path) -> None:
             try:
@@ -615,6 +621,9 @@ class Compiler:
                     raise
                 if not whole and exc.path != path:
                     raise  # a deeper field broke its own rule: name that field
+                below = exc.path[len(path)] if len(exc.path) > len(path) else None
+                if whole and below in direct and below in value:
+                    raise  # the field the rule constrains is there and breaks it (tools: [])
                 # Name the field whose value brought the requirement (``tool_choice``).
                 raise Violation(
                     (*path, cause), value[cause], exc.rule, service=exc.service
