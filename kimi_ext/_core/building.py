@@ -23,8 +23,6 @@ from kimi_ext._core.text import has_lone_surrogate
 from kimi_ext._core.validation import validate
 from kimi_ext.errors import RequestValidationError
 
-_ROUTES: dict[str, tuple[str, str, dict[str, str]]] = {}
-
 
 def prepare(
     fmt: Format[Any, Any, Any], params: Mapping[str, Any], *, stream: bool = False
@@ -60,10 +58,7 @@ def prepare(
             f"<{len(content):,} bytes>",
             f"the request body may be at most {limit:,} bytes (the service's limit)",
         )
-    route = _ROUTES.get(fmt.name)
-    if route is None:
-        route = _ROUTES[fmt.name] = fmt.route()
-    method, path, headers = route
+    method, path, headers = fmt.route
     headers = dict(headers)
     extra_headers = params.get("extra_headers")
     if extra_headers:

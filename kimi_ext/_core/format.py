@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.contract import Contract, contract
@@ -98,15 +99,13 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     def load_stream(self) -> type[StreamT]:
         """The sync stream class, ``<Result>Stream`` in ``kimi_ext.<format>.stream``
         (``MessageStream``), imported on first use (streaming is heavy to import)."""
-        stream: type[StreamT] = getattr(self._stream_module(), self._stream_name)
-        return stream
+        return self._streams[0]
 
     def load_async_stream(self) -> type[AsyncStreamT]:
         """The async stream class, ``Async<Result>Stream`` beside the sync one."""
-        stream: type[AsyncStreamT] = getattr(self._stream_module(), "Async" + self._stream_name)
-        return stream
+        return self._streams[1]
 
-    @property
+    @cached_property
     def final_getter(self) -> str:
         """The stream method that returns the whole result (``get_final_message`` ...): the
         name the stream class gives the core's ``_final``."""
@@ -114,15 +113,19 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
         name: str = next(key for key, value in vars(stream).items() if value is stream._final)
         return name
 
-    @property
-    def _stream_name(self) -> str:
-        return self.result_type.__name__ + "Stream"
+    @cached_property
+    def _streams(self) -> tuple[type[StreamT], type[AsyncStreamT]]:
+        # Looked up once per format, on the first stream (not on every stream() call).
+        module = importlib.import_module(f"kimi_ext.{self.name}.stream")
+        name = self.result_type.__name__ + "Stream"
+        sync: type[StreamT] = getattr(module, name)
+        async_: type[AsyncStreamT] = getattr(module, "Async" + name)
+        return sync, async_
 
-    def _stream_module(self) -> Any:
-        return importlib.import_module(f"kimi_ext.{self.name}.stream")
-
+    @cached_property
     def route(self) -> tuple[str, str, dict[str, str]]:
-        """(method, path, format headers) from the generated request builder."""
+        """(method, path, format headers) from the generated request builder (read once;
+        the caller copies the headers before adding its own)."""
         module = importlib.import_module(self.raw_module)
         # Required header parameters (Messages' anthropic-version) take the spec's default.
         raw_kwargs = {
