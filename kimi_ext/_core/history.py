@@ -68,7 +68,7 @@ from kimi_ext._core.result import Result
 from kimi_ext._core.text import has_lone_surrogate
 from kimi_ext.errors import HistoryError
 
-__all__ = ["History", "thinking_required", "wire_list"]
+__all__ = ["History", "SystemHistory", "thinking_required", "wire_list"]
 
 _DUMP_VERSION = 1
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
@@ -382,3 +382,25 @@ def wire_list(messages: Any) -> list[Any]:
         raise TypeError("messages= is required")
     to_wire = getattr(messages, "to_wire", None)
     return list(to_wire() if to_wire is not None else messages)
+
+
+class SystemHistory(History):
+    """A history that keeps a system prompt, ``system=`` (the base of ChatHistory and
+    MessagesHistory; Responses calls it ``instructions``)."""
+
+    _extra_fields: ClassVar[tuple[str, ...]] = ("system",)
+
+    def __init__(
+        self,
+        messages: Iterable[Mapping[str, Any]] = (),
+        *,
+        system: str | list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(self._opening(system))
+        self.system = system
+        self.extend(messages)
+
+    def _opening(self, system: str | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        """The messages a history with this system prompt starts with (none here: the
+        prompt travels in a field of its own)."""
+        return []

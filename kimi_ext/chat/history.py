@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from kimi_ext._core.history import (
     UNSEEN,
-    History,
+    SystemHistory,
     Turn,
     arguments_problem,
     as_content,
@@ -27,7 +27,7 @@ from kimi_ext.errors import HistoryError
 __all__ = ["ChatHistory"]
 
 
-class ChatHistory(History):
+class ChatHistory(SystemHistory):
     """A Chat Completions conversation; pass it as ``messages=``.
 
     ``ChatHistory(system="...")`` starts with a system message. Tool results are
@@ -36,19 +36,10 @@ class ChatHistory(History):
     """
 
     result_type = ChatCompletion
-    _extra_fields = ("system",)
 
-    def __init__(
-        self,
-        messages: Iterable[Mapping[str, Any]] = (),
-        *,
-        system: str | list[dict[str, Any]] | None = None,
-    ) -> None:
-        super().__init__()
-        self.system = system
-        if system is not None:
-            self.append({"role": "system", "content": system})
-        self.extend(messages)
+    def _opening(self, system: str | list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        # Chat's system prompt is the conversation's first message.
+        return [] if system is None else [{"role": "system", "content": system}]
 
     def add_user(
         self,

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from kimi_ext._core.history import (
     THINKING_TYPES,
-    History,
+    SystemHistory,
     Turn,
     as_content,
     block_refs,
@@ -26,7 +26,7 @@ from kimi_ext.messages.result import Message
 __all__ = ["MessagesHistory"]
 
 
-class MessagesHistory(History):
+class MessagesHistory(SystemHistory):
     """A Messages conversation; pass it as ``messages=`` and its :attr:`system` as
     ``system=``.
 
@@ -35,16 +35,6 @@ class MessagesHistory(History):
     """
 
     result_type = Message
-    _extra_fields = ("system",)
-
-    def __init__(
-        self,
-        messages: Iterable[Mapping[str, Any]] = (),
-        *,
-        system: str | list[dict[str, Any]] | None = None,
-    ) -> None:
-        super().__init__(messages)
-        self.system = system
 
     def add_user(self, content: str | list[dict[str, Any]], *, images: Iterable[Any] = ()) -> None:
         """Append a user message: text or content blocks (``image``, ``document``...).
