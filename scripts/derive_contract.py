@@ -4,8 +4,9 @@
 
 The output is what kimi_ext's validation and the stand-in read: the request body's JSON
 Schema (2020-12, every component under ``$defs``), the top-level field set, the documented
-defaults, and the spec's ``x-kimi-*`` extensions (models and their rules, effort levels and
-aliases, body limit). Nothing here is written by hand elsewhere: change the spec, run
+defaults, the typed stream events, the tool types, and the spec's ``x-kimi-*`` extensions
+(models and their rules, effort levels and aliases, body limit, history and output-limit
+fields, terminal events). Nothing here is written by hand elsewhere: change the spec, run
 ``make generate``, and every consumer follows. The output is deterministic (sorted keys).
 """
 
@@ -42,6 +43,49 @@ def _resolve(defs: dict[str, Any], schema: Any) -> Any:
     return schema
 
 
+def _type_const(defs: dict[str, Any], member: Any) -> Any:
+    """The ``type`` constant of a union member (None without one)."""
+    schema = _resolve(defs, member)
+    prop = _resolve(defs, schema.get("properties", {}).get("type", {}))
+    return prop.get("const") if isinstance(prop, dict) else None
+
+
+def _members(defs: dict[str, Any], schema: Any) -> list[Any]:
+    schema = _resolve(defs, schema)
+    return list(schema.get("oneOf") or schema.get("anyOf") or [schema])
+
+
+def _stream_events(defs: dict[str, Any], union: str | None) -> dict[str, str]:
+    """Event type -> model of the stream union's members kimi_ext types: each member with a
+    ``type`` constant, except those marked ``x-kimi-unrecorded`` (their shape is not yet
+    confirmed by a recorded stream; they stay dicts)."""
+    if union is None:
+        return {}
+    out = {}
+    for member in _members(defs, defs[union]):
+        const = _type_const(defs, member)
+        if const is not None and not _resolve(defs, member).get("x-kimi-unrecorded"):
+            out[const] = member["$ref"].removeprefix("#/$defs/")
+    return out
+
+
+def _tool_types(defs: dict[str, Any], request: dict[str, Any]) -> list[str]:
+    """The ``type`` constants of the tools a request may declare."""
+    tools = _resolve(defs, request.get("properties", {}).get("tools", {}))
+    if "items" not in tools:
+        return []
+    consts = (_type_const(defs, m) for m in _members(defs, tools["items"]))
+    return sorted(c for c in consts if c is not None)
+
+
+def _check_fields(extensions: dict[str, Any], request: dict[str, Any], spec_path: Path) -> None:
+    # A misspelt field name in an extension would only show as a request without history.
+    for key in ("history-field", "system-field", "output-limit-field"):
+        name = extensions.get(key)
+        if name is not None and name not in request.get("properties", {}):
+            raise SystemExit(f"{spec_path}: x-kimi-{key} {name!r} is not a request field")
+
+
 def derive(spec_path: Path) -> dict[str, Any]:
     spec = _plain(YAML(typ="rt").load(spec_path.read_text(encoding="utf-8")))
     ((path, item),) = spec["paths"].items()
@@ -64,6 +108,8 @@ def derive(spec_path: Path) -> dict[str, Any]:
         operation["responses"]["200"]["content"].get("text/event-stream", {}).get("schema")
     )
     extensions = {k.removeprefix("x-kimi-"): v for k, v in spec.items() if k.startswith("x-kimi-")}
+    _check_fields(extensions, request, spec_path)
+    stream_union = stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None
     return {
         "format": spec_path.stem,
         "title": spec["info"]["title"],
@@ -74,7 +120,9 @@ def derive(spec_path: Path) -> dict[str, Any]:
         "fields": sorted(request.get("properties", {})),
         "required": sorted(request.get("required", [])),
         "defaults": defaults,
-        "stream_event": stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None,
+        "stream_event": stream_union,
+        "stream_events": _stream_events(defs, stream_union),
+        "tool_types": _tool_types(defs, request),
         "extensions": extensions,
         # The keys are sorted on output; this keeps the spec's order (the current model first).
         "known_models": list(extensions.get("models", {})),

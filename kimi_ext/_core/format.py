@@ -1,18 +1,20 @@
 """What makes one wire format itself: :class:`Format`, one instance per format.
 
-Everything that differs between Chat Completions, Messages and Responses is a field of its
-Format (``kimi_ext.chat.format.CHAT`` and its two siblings): the generated request builder,
-where the history and the effort go, the result, history and stream types, how a tool and a
-structured-output schema are declared, how an answer is continued. The core and the
-cross-format features read these fields; none of them asks which format it is by name.
-What follows from another fact is derived, not declared again: the effort path and the
-client path from the contract, the stream classes from the result type, the final getter
-from the stream class.
+Everything that differs between Chat Completions, Messages and Responses is a field or a
+property of its Format (``kimi_ext.chat.format.CHAT`` and its two siblings). A Format
+declares only what is hand-written code: the result and history types, how a tool and a
+structured-output schema are spelled, how an answer is continued. Wire facts come from the
+format's spec, through its contract: where the history, its instructions, the output limit
+and the effort go, what ends a stream, whether custom tools exist, the generated request
+builder and the client path. The stream classes follow from the result type, the final
+getter from the stream class. The core and the cross-format features read these; none of
+them asks which format it is by name.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -49,26 +51,14 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
 
     name: str
     """The format's name: ``chat``, ``messages`` or ``responses`` (its spec's file name)."""
-    raw_module: str
-    """The generated request builder (``kimi_raw.<format>.api...``): method, path, headers."""
-    history_field: str
-    """The body field that carries the conversation (``messages`` or ``input``)."""
-    output_limit_field: str
-    """The body field that caps output tokens (``max_tokens``, ``max_output_tokens`` ...)."""
     result_type: type[ResultT]
     history_type: type[History]
-    terminal_events: frozenset[str]
-    """The events after which a stream is complete (Chat: its ``data: [DONE]``)."""
     tool_definition: Callable[[str, str, dict[str, Any]], dict[str, Any]]
     """A function tool's definition from its name, description and JSON Schema."""
     place_schema: Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]]
     """``params`` with a structured-output schema (and its name) in the format's field."""
-    system_field: str | None = None
-    """Where instructions kept by a history object go (``system``, ``instructions``)."""
     stream_defaults: Mapping[str, Any] = field(default_factory=dict)
     """Fields added to a streamed request unless given (Chat: usage in the last chunk)."""
-    custom_tools: bool = False
-    """Whether free-form (custom) tools exist in this format."""
     web_search_names: tuple[str, ...] = ()
     """The function names a request may declare the builtin web search under (Chat)."""
     web_search_echo: Callable[[ToolCall, frozenset[str]], dict[str, Any] | None] | None = None
@@ -84,6 +74,46 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     def contract(self) -> Contract:
         """The format's request contract (derived from its spec by ``make generate``)."""
         return contract(self.name)
+
+    # Wire facts, read from the spec (its x-kimi-* extensions) once, on first use.
+
+    @cached_property
+    def history_field(self) -> str:
+        """The body field that carries the conversation (``messages`` or ``input``)."""
+        return contract(self.name).history_field
+
+    @cached_property
+    def system_field(self) -> str | None:
+        """Where instructions kept by a history object go (``system``, ``instructions``;
+        None for Chat, whose system prompt is a message)."""
+        return contract(self.name).system_field
+
+    @cached_property
+    def output_limit_field(self) -> str:
+        """The body field that caps output tokens (``max_tokens``, ``max_output_tokens`` ...)."""
+        return contract(self.name).output_limit_field
+
+    @cached_property
+    def terminal_events(self) -> frozenset[str]:
+        """The events after which a stream is complete (Chat: its ``data: [DONE]``)."""
+        return contract(self.name).terminal_events
+
+    @cached_property
+    def custom_tools(self) -> bool:
+        """Whether free-form (``type: custom``) tools exist in this format."""
+        return "custom" in contract(self.name).tool_types
+
+    @cached_property
+    def raw_module(self) -> str:
+        """The generated request builder (``kimi_raw.<format>.api.<tag>.<operation>``):
+        method, path, headers. Each spec has one operation, so the package has one module."""
+        api = importlib.import_module(f"kimi_raw.{self.name}.api")
+        (module,) = (
+            info.name
+            for info in pkgutil.walk_packages(api.__path__, api.__name__ + ".")
+            if not info.ispkg
+        )
+        return module
 
     @property
     def effort_path(self) -> tuple[str, ...]:

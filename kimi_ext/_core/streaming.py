@@ -71,7 +71,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -187,7 +187,7 @@ class StreamEvent:
     __slots__ = ("_parsed", "data", "event", "type")
 
     _module: ClassVar[str] = ""
-    _models: ClassVar[dict[str, str]] = {}
+    _models: ClassVar[Mapping[str, str]] = {}
 
     _parsed: Any
 

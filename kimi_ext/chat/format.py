@@ -33,12 +33,8 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
 
 CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = Format(
     name="chat",
-    raw_module="kimi_raw.chat.api.chat.create_chat_completion",
-    history_field="messages",
-    output_limit_field="max_completion_tokens",
     result_type=ChatCompletion,
     history_type=ChatHistory,
-    terminal_events=frozenset({"[DONE]"}),
     tool_definition=_tool_definition,
     place_schema=_place_schema,
     # Without this, Chat streams end without usage.

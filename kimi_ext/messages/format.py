@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.format import Format, set_within, tool_declaration
 from kimi_ext.messages.continued import CONTINUATION
-from kimi_ext.messages.events import TERMINAL
 from kimi_ext.messages.history import MessagesHistory
 from kimi_ext.messages.result import Message
 
@@ -27,14 +26,9 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
 
 MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     name="messages",
-    raw_module="kimi_raw.messages.api.messages.create_message",
-    history_field="messages",
-    output_limit_field="max_tokens",
     result_type=Message,
     history_type=MessagesHistory,
-    terminal_events=TERMINAL,
     tool_definition=_tool_definition,
     place_schema=_place_schema,
-    system_field="system",
     continuation=CONTINUATION,
 )

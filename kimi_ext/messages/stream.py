@@ -34,12 +34,12 @@ How events are assembled:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from kimi_ext._core import streaming
 from kimi_ext._core.result import parse_arguments
 from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
-from kimi_ext.messages.events import TERMINAL
+from kimi_ext.messages.events import MODELS, TERMINAL
 from kimi_ext.messages.result import Message
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
@@ -59,16 +59,7 @@ class MessagesStreamEvent(streaming.StreamEvent):
 
     __slots__ = ()
     _module = "kimi_raw.messages.models"
-    _models: ClassVar[dict[str, str]] = {
-        "message_start": "MessageStartEvent",
-        "content_block_start": "ContentBlockStartEvent",
-        "content_block_delta": "ContentBlockDeltaEvent",
-        "content_block_stop": "ContentBlockStopEvent",
-        "message_delta": "MessageDeltaEvent",
-        "message_stop": "MessageStopEvent",
-        "ping": "PingEvent",
-        "error": "ErrorEvent",
-    }
+    _models = MODELS
 
 
 class _Block:

@@ -1,9 +1,13 @@
-"""Responses' stream events that the stream and the :class:`~kimi_ext._core.format.Format`
-both need (in a module of their own, so neither imports the other)."""
+"""Responses' stream events as its spec names them: those that complete a stream, and
+those the stream types (event type -> generated model; the others stay dicts). Read from
+the derived contract, in a module of their own so that the stream needs no Format."""
 
 from __future__ import annotations
 
-__all__ = ["TERMINAL"]
+from kimi_ext._core.contract import contract
+
+__all__ = ["MODELS", "TERMINAL"]
 
 # rule: the stream is complete after one of these (and only then).
-TERMINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+TERMINAL = contract("responses").terminal_events
+MODELS = contract("responses").stream_events

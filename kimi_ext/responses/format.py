@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.format import Format, set_within, tool_declaration
-from kimi_ext.responses.events import TERMINAL
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.result import Response
 
@@ -26,14 +25,8 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
 
 RESPONSES: Format[Response, ResponseStream, AsyncResponseStream] = Format(
     name="responses",
-    raw_module="kimi_raw.responses.api.responses.create_response",
-    history_field="input",
-    output_limit_field="max_output_tokens",
     result_type=Response,
     history_type=ResponsesHistory,
-    terminal_events=TERMINAL,
     tool_definition=_tool_definition,
     place_schema=_place_schema,
-    system_field="instructions",
-    custom_tools=True,
 )

@@ -30,12 +30,12 @@ How events are assembled:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from kimi_ext._core import streaming
 from kimi_ext._core.longjson import LONG_STRING
 from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
-from kimi_ext.responses.events import TERMINAL
+from kimi_ext.responses.events import MODELS, TERMINAL
 from kimi_ext.responses.result import Response
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
@@ -57,25 +57,7 @@ class ResponsesStreamEvent(streaming.StreamEvent):
 
     __slots__ = ()
     _module = "kimi_raw.responses.models"
-    _models: ClassVar[dict[str, str]] = {
-        "response.created": "ResponseCreatedEvent",
-        "response.in_progress": "ResponseInProgressEvent",
-        "response.output_item.added": "ResponseOutputItemAddedEvent",
-        "response.output_item.done": "ResponseOutputItemDoneEvent",
-        "response.content_part.added": "ResponseContentPartAddedEvent",
-        "response.content_part.done": "ResponseContentPartDoneEvent",
-        "response.output_text.delta": "ResponseOutputTextDeltaEvent",
-        "response.output_text.done": "ResponseOutputTextDoneEvent",
-        "response.reasoning_text.delta": "ResponseReasoningTextDeltaEvent",
-        "response.reasoning_text.done": "ResponseReasoningTextDoneEvent",
-        "response.reasoning_summary_text.delta": "ResponseReasoningSummaryTextDeltaEvent",
-        "response.function_call_arguments.delta": "ResponseFunctionCallArgumentsDeltaEvent",
-        "response.function_call_arguments.done": "ResponseFunctionCallArgumentsDoneEvent",
-        "response.completed": "ResponseCompletedEvent",
-        "response.incomplete": "ResponseIncompleteEvent",
-        "response.failed": "ResponseFailedEvent",
-        "error": "ErrorEvent",
-    }
+    _models = MODELS
 
 
 class _Part:

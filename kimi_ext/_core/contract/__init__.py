@@ -135,6 +135,14 @@ class Contract:
             (r["array"], r["flag"], r["role"], r["rule"]) for r in ext.get("last-only", ())
         ]
         self.max_body_bytes: int | None = ext.get("max-body-bytes")
+        # Where a history, its instructions and an output limit go; what ends a stream.
+        self.history_field: str = ext["history-field"]
+        self.system_field: str | None = ext.get("system-field")
+        self.output_limit_field: str = ext["output-limit-field"]
+        self.terminal_events: frozenset[str] = frozenset(ext["terminal-events"])
+        self.stream_events: Mapping[str, str] = data["stream_events"]
+        """Event type -> generated model name of the stream events kimi_ext types."""
+        self.tool_types: frozenset[str] = frozenset(data["tool_types"])
         self.unsupported_fields: Mapping[str, str] = ext.get("unsupported-fields", {})
         self._check: Check | None = None
         self._fast: FastCheck | None = None
