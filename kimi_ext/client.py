@@ -19,6 +19,7 @@ One client speaks all three wire formats::
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
@@ -111,9 +112,14 @@ class _ClientBase:
                 except RequestValidationError as exc:
                     raise ClientConfigError(str(exc)) from None
         if deadline is not None and (
-            isinstance(deadline, bool) or not isinstance(deadline, int | float) or not deadline > 0
+            isinstance(deadline, bool)
+            or not isinstance(deadline, int | float)
+            or not 0 < deadline < math.inf
         ):
-            raise ClientConfigError(f"deadline={deadline!r}: must be seconds > 0 or None")
+            # inf too: a thread wait cannot take it (OverflowError on every sync call).
+            raise ClientConfigError(
+                f"deadline={deadline!r}: must be a finite number of seconds > 0, or None"
+            )
         if (
             isinstance(max_body_size, bool)
             or not isinstance(max_body_size, int)
@@ -362,6 +368,13 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
     format: Format[ResultT, StreamT, AsyncStreamT]
 
     def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
+        tools = params.get("tools")
+        if isinstance(tools, list | tuple) and not all(isinstance(t, Mapping) for t in tools):
+            # Functions and kimi_ext.tool() objects, as run_tools takes them: declared the
+            # format's way (create() does not run them; the calls are in the result).
+            from kimi_ext.tool_loop import tool_declarations
+
+            params = {**params, "tools": tool_declarations(self.format, tools)[0]}
         return prepare(self.format, params, stream=stream)
 
 

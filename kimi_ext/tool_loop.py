@@ -30,9 +30,11 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from kimi_ext._core.building import check_history_kind
 from kimi_ext._core.format import Format
 from kimi_ext._core.history import History
 from kimi_ext._core.result import Result, ToolCall, parse_arguments
+from kimi_ext.errors import RequestValidationError
 from kimi_ext.tools import Tool, error_text, tool, tool_output
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "ToolRun", "arun_tools", "run_tools"]
@@ -192,6 +194,35 @@ class ToolRun(Generic[R, H]):
         return self.final.text
 
 
+def tool_declarations(
+    fmt: Format[Any, Any, Any], tools: Iterable[Any]
+) -> tuple[list[Any], dict[str, Tool]]:
+    """The ``tools`` request field for ``fmt`` and the Python tools in it, by name: a dict
+    is sent as given, a function or :func:`~kimi_ext.tool` object is declared the way the
+    format spells a tool (its JSON Schema from its hints). ``create()``, ``stream()`` and
+    ``parse()`` take the same tools as ``run_tools`` through this.
+
+    >>> def get_weather(city: str) -> str: ...
+    >>> from kimi_ext.formats import MESSAGES
+    >>> tool_declarations(MESSAGES, [get_weather])[0][0]["name"]
+    'get_weather'
+    """
+    registry: dict[str, Tool] = {}
+    wire: list[Any] = []
+    for item in tools:
+        if isinstance(item, Mapping):
+            wire.append(item)
+            continue
+        handler = tool(item)
+        if handler.name in registry:
+            raise RequestValidationError(
+                "tools", handler.name, f"two tools are named {handler.name!r} (names are unique)"
+            )
+        registry[handler.name] = handler
+        wire.append(handler.definition(fmt))
+    return wire, registry
+
+
 class _Loop:
     """One run_tools call: the format's rules, the tools and the history being built."""
 
@@ -203,22 +234,11 @@ class _Loop:
         params: dict[str, Any],
     ) -> None:
         if max_rounds < 1:
-            raise ValueError(f"max_rounds={max_rounds}: must be >= 1")
+            raise RequestValidationError("max_rounds", max_rounds, "must be >= 1")
         self.fmt = fmt
         self.max_rounds = max_rounds
-        self.registry: dict[str, Tool] = {}
-        wire: list[Any] = []
-        web_search = False
-        for item in tools:
-            if isinstance(item, Mapping):
-                wire.append(item)
-                web_search = web_search or _declares_web_search(item, fmt.web_search_names)
-                continue
-            handler = tool(item)
-            if handler.name in self.registry:
-                raise ValueError(f"two tools are named {handler.name!r}")
-            self.registry[handler.name] = handler
-            wire.append(handler.definition(fmt))
+        wire, self.registry = tool_declarations(fmt, tools)
+        web_search = any(_declares_web_search(item, fmt.web_search_names) for item in wire)
         self.web_search_names = (
             frozenset(n for n in fmt.web_search_names if n not in self.registry)
             if web_search
@@ -234,15 +254,11 @@ class _Loop:
         cls = self.fmt.history_type
         extra = self.fmt.system_field
         if given is None:
-            raise TypeError(f"run_tools needs {self.field}=")
-        if isinstance(given, cls):
-            if extra and self.params.get(extra) is None and getattr(given, extra) is not None:
-                self.params[extra] = getattr(given, extra)
-            return given
+            raise RequestValidationError(self.field, None, "is required by run_tools")
         if isinstance(given, History):
-            raise TypeError(
-                f"a {type(given).__name__} cannot be sent to {self.fmt.name}; use {cls.__name__}"
-            )
+            check_history_kind(self.fmt, given)
+            # Its system prompt / instructions go with it (the request builder does that).
+            return given
         history = cls()
         if isinstance(given, str):
             history.add_user(given)

@@ -110,6 +110,12 @@ def derive(spec_path: Path) -> dict[str, Any]:
     extensions = {k.removeprefix("x-kimi-"): v for k, v in spec.items() if k.startswith("x-kimi-")}
     _check_fields(extensions, request, spec_path)
     stream_union = stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None
+    # What the service sends: a request schema also reachable from here can carry received
+    # content (kimi_ext lets such content in a plain history list go back as it came).
+    response_name = (
+        operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+        .removeprefix("#/$defs/")
+    )
     return {
         "format": spec_path.stem,
         "title": spec["info"]["title"],
@@ -120,6 +126,7 @@ def derive(spec_path: Path) -> dict[str, Any]:
         "fields": sorted(request.get("properties", {})),
         "required": sorted(request.get("required", [])),
         "defaults": defaults,
+        "response": response_name,
         "stream_event": stream_union,
         "stream_events": _stream_events(defs, stream_union),
         "tool_types": _tool_types(defs, request),

@@ -17,6 +17,7 @@ from typing import Any
 
 from kimi_ext._core.effort import normalize_effort
 from kimi_ext._core.format import Format
+from kimi_ext._core.history import History
 from kimi_ext._core.options import CLIENT_OPTIONS, check_options
 from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
 from kimi_ext._core.text import has_lone_surrogate
@@ -155,9 +156,9 @@ def build_body(
         k: v for k, v in params.items() if v is not None and k not in CLIENT_OPTIONS
     }
     history = body.get(fmt.history_field)
-    to_wire = getattr(history, "to_wire", None)
-    if to_wire is not None:
-        body[fmt.history_field] = to_wire()
+    received: frozenset[int] | None = None  # a plain list: not known
+    if isinstance(history, History):
+        received = _place_history(fmt, body, history)
     elif history is not None and not isinstance(history, list | str | Mapping):
         # A tuple or generator of messages; anything else is left for validation to name.
         with contextlib.suppress(TypeError):
@@ -168,11 +169,52 @@ def build_body(
         for name, value in fmt.stream_defaults.items():
             body.setdefault(name, value)
     _place_effort(fmt, body, params.get("effort"))
-    validate(fmt.name, body)
+    validate(fmt.name, body, received=received)
     extra = params.get("extra_body")
     if extra:
         body.update(extra)
     return body
+
+
+def check_history_kind(fmt: Format[Any, Any, Any], history: History) -> None:
+    """Refuse a history object of another format: its turns carry what this format cannot
+    (Chat ``reasoning_content`` sent to Messages would be lost), so nothing is sent."""
+    if not isinstance(history, fmt.history_type):
+        raise RequestValidationError(
+            fmt.history_field,
+            history,
+            f"a {type(history).__name__} cannot be sent in the {fmt.name} format (its turns "
+            f"would lose what {fmt.name} cannot carry, such as their reasoning); keep a "
+            f"{fmt.history_type.__name__} for {fmt.name} calls",
+        )
+
+
+def _place_history(
+    fmt: Format[Any, Any, Any], body: dict[str, Any], history: History
+) -> frozenset[int]:
+    """Put ``history`` in the body as its wire list, with the system prompt (Messages) or
+    instructions (Responses) it keeps; return the positions of the items the service sent."""
+    check_history_kind(fmt, history)
+    name = fmt.system_field
+    kept = getattr(history, name) if name is not None else None
+    if name is not None and kept is not None:
+        given = body.get(name)
+        if given is None:
+            body[name] = kept
+        elif given != kept:
+            raise RequestValidationError(
+                name,
+                given,
+                f"disagrees with the {name} the {type(history).__name__} keeps "
+                f"({_shown(kept)}); give one of them",
+            )
+    body[fmt.history_field] = history.to_wire()
+    return history.received_positions()
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _place_effort(fmt: Format[Any, Any, Any], body: dict[str, Any], effort: Any) -> None:

@@ -68,7 +68,7 @@ from kimi_ext._core.result import Result
 from kimi_ext._core.text import has_lone_surrogate
 from kimi_ext.errors import HistoryError
 
-__all__ = ["History", "SystemHistory", "thinking_required", "wire_list"]
+__all__ = ["History", "SystemHistory", "thinking_required", "with_message"]
 
 _DUMP_VERSION = 1
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
@@ -287,6 +287,14 @@ class History(Sequence[dict[str, Any]]):
         self.validate()
         return list(self._items)
 
+    def received_positions(self) -> frozenset[int]:
+        """The positions of the items the service sent (added with :meth:`add`). They go
+        back exactly as received: the request contract does not hold them to the shapes a
+        user may write (a block type the request schema does not list is sent back)."""
+        return frozenset(
+            i for i, turn in enumerate(self._meta) if turn is not None and turn.received
+        )
+
     # --- saving -----------------------------------------------------------------------
 
     def dumps(self) -> str:
@@ -376,12 +384,19 @@ def ids_changed(received: tuple[Any, ...], now: tuple[Any, ...]) -> str:
     )
 
 
-def wire_list(messages: Any) -> list[Any]:
-    """The wire list of a history object or a plain sequence of messages (a new list)."""
+def with_message(messages: Any, message: dict[str, Any] | None) -> Any:
+    """``messages`` with ``message`` appended (when given), as a new object: a history object
+    stays one (a copy, so what it recorded about received turns still holds), any other
+    sequence becomes a new list."""
     if messages is None:
         raise TypeError("messages= is required")
-    to_wire = getattr(messages, "to_wire", None)
-    return list(to_wire() if to_wire is not None else messages)
+    if isinstance(messages, History):
+        out: Any = messages.copy()
+    else:
+        out = list(messages)
+    if message is not None:
+        out.append(message)
+    return out
 
 
 class SystemHistory(History):

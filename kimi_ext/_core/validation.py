@@ -2,23 +2,33 @@
 
 The rules are not written here: they are the request schema and ``x-kimi-*`` extensions of
 ``openapi/<format>.yaml``, derived by ``make generate`` and compiled by
-:mod:`kimi_ext._core.contract`. This module adds only what the *client* decides on top: an
-unknown top-level field is refused (a typo would otherwise be dropped silently by the
-gateway; ``extra_body=`` sends such a field on purpose), and every failure becomes a
-:class:`~kimi_ext.errors.RequestValidationError` naming the JSON path, the value and the rule.
+:mod:`kimi_ext._core.contract`. This module adds only what the *client* decides on top:
+an unknown field is refused, at the top level and inside every object the user wrote (a
+typo would otherwise be dropped silently by the gateway; ``extra_body=`` sends a top-level
+field on purpose), content the service sent (from a history object) goes back unchecked,
+and every failure becomes a :class:`~kimi_ext.errors.RequestValidationError` naming the
+JSON path, the value and the rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from kimi_ext._core.contract import Violation, contract, format_path
 from kimi_ext.errors import RequestValidationError
 
 
-def validate(fmt: str, body: Mapping[str, Any]) -> None:
+def validate(fmt: str, body: Mapping[str, Any], *, received: Collection[int] | None = None) -> None:
     """Raise RequestValidationError unless ``body`` keeps every documented rule of ``fmt``.
+
+    An object the user wrote may hold only the keys its schema names, at any depth (a
+    misspelt key in a tool, a user message or a block is refused, not dropped).
+    ``received``: for a history object, the positions in its history field of the items the
+    service sent; they go back as they came, unknown block types and keys included (the
+    history's own rules checked them), and every other object is held to its schema. For a
+    plain list (``received`` None) the shapes the service also sends (an assistant turn,
+    its blocks or items) may be received content, so their unknown keys go as they are.
 
     >>> validate("chat", {"model": "kimi-k3.1-pro", "messages": [{"role": "user"}]})
     Traceback (most recent call last):
@@ -36,6 +46,6 @@ def validate(fmt: str, body: Mapping[str, Any]) -> None:
             "silently); pass extra_body={...} to send it anyway",
         )
     try:
-        rules.check(body)
+        rules.check(body, closed=True, received=received)
     except Violation as exc:
         raise RequestValidationError(format_path(exc.path), exc.value, exc.rule) from None

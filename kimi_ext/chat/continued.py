@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kimi_ext._core.format import Continuation
-from kimi_ext._core.history import wire_list
+from kimi_ext._core.history import with_message
 from kimi_ext.chat.result import ChatCompletion
 
 __all__ = ["CONTINUATION", "ContinuedChatCompletion"]
@@ -36,10 +36,8 @@ class ContinuedChatCompletion(ChatCompletion):
 
 def continue_request(prefix: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The prefix sent (all of it) and the partial-mode request."""
-    messages = wire_list(params.get("messages"))
-    if prefix:
-        messages.append({"role": "assistant", "content": prefix, "partial": True})
-    return prefix, {**params, "messages": messages}
+    partial = {"role": "assistant", "content": prefix, "partial": True} if prefix else None
+    return prefix, {**params, "messages": with_message(params.get("messages"), partial)}
 
 
 CONTINUATION = Continuation(request=continue_request, joined=ContinuedChatCompletion)

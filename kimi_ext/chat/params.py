@@ -7,7 +7,7 @@ before anything is sent; a top-level ``None`` means "not given" and is left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kimi_ext._core.effort import Effort
@@ -23,7 +23,7 @@ class ChatParams(CallOptions, total=False):
     max_completion_tokens: int | None
     max_tokens: int | None
     stream_options: Mapping[str, Any] | None
-    tools: Iterable[Mapping[str, Any]] | None
+    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
     tool_choice: str | Mapping[str, Any] | None
     response_format: Mapping[str, Any] | None
     prediction: Mapping[str, Any] | None

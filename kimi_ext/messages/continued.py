@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kimi_ext._core.format import Continuation
-from kimi_ext._core.history import wire_list
+from kimi_ext._core.history import with_message
 from kimi_ext.messages.result import Message
 
 __all__ = ["CONTINUATION", "ContinuedMessage"]
@@ -42,15 +42,11 @@ class ContinuedMessage(Message):
 
 
 def continue_request(prefix: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The prefix sent (without trailing whitespace) and the prefill request, with the
-    history's system prompt."""
+    """The prefix sent (without trailing whitespace) and the prefill request (a history
+    object stays one, so its system prompt and received turns go as they would)."""
     sent = prefix.rstrip()
-    messages = wire_list(params.get("messages"))
-    if sent:
-        messages.append({"role": "assistant", "content": sent})
-    history = params.get("messages")
-    extra = {} if params.get("system") is not None else {"system": getattr(history, "system", None)}
-    return sent, {**params, **extra, "messages": messages}
+    prefill = {"role": "assistant", "content": sent} if sent else None
+    return sent, {**params, "messages": with_message(params.get("messages"), prefill)}
 
 
 CONTINUATION = Continuation(request=continue_request, joined=ContinuedMessage)

@@ -7,7 +7,7 @@ Unset (``None``) fields stay off the wire.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kimi_ext._core.params import CallOptions
@@ -21,7 +21,7 @@ class MessagesParams(CallOptions, total=False):
     max_tokens: int
     system: str | Iterable[Mapping[str, Any]] | None
     stop_sequences: list[str] | None
-    tools: Iterable[Mapping[str, Any]] | None
+    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
     tool_choice: Mapping[str, Any] | None
     metadata: Mapping[str, Any] | None
     cache_control: Mapping[str, Any] | None

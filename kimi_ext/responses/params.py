@@ -7,7 +7,7 @@ stateless: replay the whole history on every call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kimi_ext._core.params import CallOptions
@@ -22,7 +22,7 @@ class ResponsesParams(CallOptions, total=False):
     max_output_tokens: int | None
     reasoning: Mapping[str, Any] | None
     text: Mapping[str, Any] | None
-    tools: Iterable[Mapping[str, Any]] | None
+    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
     tool_choice: str | Mapping[str, Any] | None
     include: list[str] | None
     prompt_cache_key: str | None

@@ -31,6 +31,7 @@ from kimi_ext import (
     HistoryError,
     Kimi,
     MessagesHistory,
+    RequestValidationError,
     ResponsesHistory,
     ToolRun,
     web_search_echo,
@@ -205,10 +206,13 @@ def test_bad_arguments_to_run_tools(client: Kimi) -> None:
         client.chat.completions.run_tools(tools=[], max_rounds=0, **request("chat"))
     with pytest.raises(ValueError, match="two tools are named 'get_weather'"):
         client.chat.completions.run_tools(tools=[get_weather, get_weather], **request("chat"))
-    with pytest.raises(TypeError, match="use ChatHistory"):
+    # A KimiError, naming the field, like every other refused argument.
+    with pytest.raises(RequestValidationError, match="keep a ChatHistory") as wrong:
         client.chat.completions.run_tools(tools=[], **request("chat", MessagesHistory()))
-    with pytest.raises(TypeError, match="messages="):
+    assert wrong.value.field == "messages"
+    with pytest.raises(RequestValidationError, match="messages=None: is required") as missing:
         client.chat.completions.run_tools(tools=[], model=MODEL)
+    assert missing.value.field == "messages"
 
 
 # --- errors become results --------------------------------------------------------------------

@@ -11,15 +11,33 @@ model or a limit: they all come from the derived file.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, Literal
 
 from kimi_ext._core.contract.fast import Fail, FastCheck
 from kimi_ext._core.contract.fast import build as build_fast
 from kimi_ext._core.contract.schema import Check, Compiler, Path, Violation, json_type
 
-__all__ = ["Contract", "ModelRules", "Path", "Violation", "contract", "format_path", "json_type"]
+__all__ = [
+    "Closed",
+    "Contract",
+    "ModelRules",
+    "Path",
+    "Violation",
+    "closed_defs",
+    "contract",
+    "format_path",
+    "json_type",
+]
+
+
+Closed = Literal["strict", "lenient"] | None
+"""How a compiled schema treats unknown keys inside the body. None: as the schema is written
+(what the stand-in enforces). ``"strict"``: every named object schema that lists its
+properties refuses other keys. ``"lenient"``: the same, except the shapes in the history
+field that the service also sends (for turns that may be received content)."""
 
 
 def format_path(path: Path, *, style: str = "python") -> str:
@@ -31,6 +49,48 @@ def format_path(path: Path, *, style: str = "python") -> str:
         else:
             out += f".{part}" if out else part
     return out or "body"
+
+
+def _reachable(defs: Mapping[str, Any], roots: Iterator[str] | list[str]) -> set[str]:
+    """The names of the components ``roots`` refer to, directly or not (roots included)."""
+    seen: set[str] = set()
+    stack = [r for r in roots if r in defs]
+    seen.update(stack)
+    while stack:
+        todo: list[Any] = [defs[stack.pop()]]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, Mapping):
+                ref = node.get("$ref")
+                if isinstance(ref, str):
+                    name = ref.removeprefix("#/$defs/")
+                    if name not in seen and name in defs:
+                        seen.add(name)
+                        stack.append(name)
+                todo.extend(node.values())
+            elif isinstance(node, list):
+                todo.extend(node)
+    return seen
+
+
+def closed_defs(defs: Mapping[str, Any], *, root: str, keep_open: set[str]) -> dict[str, Any]:
+    """``defs`` with each named object schema closed: one that lists its ``properties`` and
+    says nothing of ``additionalProperties`` refuses any other key. Schemas that say
+    ``additionalProperties`` (a tool's JSON Schema, ``metadata``, a tool call's input) stay
+    as written, and so do ``root`` (the request: an unknown top-level field has its own
+    message, and ``extra_body=``) and ``keep_open``."""
+    out = dict(defs)
+    for name, schema in defs.items():
+        if (
+            name != root
+            and name not in keep_open
+            and isinstance(schema, Mapping)
+            and schema.get("type") == "object"
+            and "properties" in schema
+            and "additionalProperties" not in schema
+        ):
+            out[name] = {**schema, "additionalProperties": False}
+    return out
 
 
 @dataclass(frozen=True)
@@ -134,9 +194,28 @@ class Contract:
         self._last_only = [
             (r["array"], r["flag"], r["role"], r["rule"]) for r in ext.get("last-only", ())
         ]
+        answered = ext.get("answered-calls")
+        self._answered = (
+            None
+            if answered is None
+            else (
+                answered["array"],
+                answered["id"],
+                # output type -> (call type, the service's sentence for an unanswered one)
+                {
+                    spec["output"]: (
+                        call,
+                        str(answered["service-error"]).replace("{label}", spec["label"]),
+                    )
+                    for call, spec in answered["calls"].items()
+                },
+                str(answered["rule"]),
+            )
+        )
         self.max_body_bytes: int | None = ext.get("max-body-bytes")
         # Where a history, its instructions and an output limit go; what ends a stream.
         self.history_field: str = ext["history-field"]
+        self.received_role: str | None = ext.get("received-role")
         self.system_field: str | None = ext.get("system-field")
         self.output_limit_field: str = ext["output-limit-field"]
         self.terminal_events: frozenset[str] = frozenset(ext["terminal-events"])
@@ -144,40 +223,128 @@ class Contract:
         """Event type -> generated model name of the stream events kimi_ext types."""
         self.tool_types: frozenset[str] = frozenset(data["tool_types"])
         self.unsupported_fields: Mapping[str, str] = ext.get("unsupported-fields", {})
-        self._check: Check | None = None
-        self._fast: FastCheck | None = None
-        self._compiled: Compiler | None = None
+        # Compiled on first use, per mode (see Closed): the schema as written (what the
+        # stand-in enforces), or closed to unknown keys in what a user wrote (the client's).
+        self._checks: dict[Closed, Check] = {}
+        self._fasts: dict[Closed, FastCheck] = {}
+        self._compilers: dict[Closed, Compiler] = {}
 
-    def _compiler(self) -> Compiler:
-        if self._compiled is None:
-            self._compiled = Compiler(self.schema["$defs"])
-        return self._compiled
+    def _compiler(self, closed: Closed = None) -> Compiler:
+        compiler = self._compilers.get(closed)
+        if compiler is None:
+            defs = self.schema["$defs"]
+            if closed is not None:
+                defs = closed_defs(defs, root=self.data["request"], keep_open=self._open(closed))
+            compiler = self._compilers[closed] = Compiler(defs)
+        return compiler
 
-    def reference_check(self, body: Any) -> None:
+    def _open(self, closed: Closed) -> set[str]:
+        """The schemas left open in mode ``closed``: when ``"lenient"``, the shapes in the
+        history field that the service also sends (and any marked ``x-kimi-received``)."""
+        if closed != "lenient":
+            return set()
+        defs = self.schema["$defs"]
+        history = defs[self.data["request"]]["properties"][self.history_field]
+        in_history = _reachable({**defs, "": history}, [""]) - {""}
+        roots = [n for n in (self.data.get("response"), self.data.get("stream_event")) if n]
+        sent = _reachable(defs, roots)
+        marked = {n for n, d in defs.items() if isinstance(d, Mapping) and d.get("x-kimi-received")}
+        return in_history & (sent | marked)
+
+    @cached_property
+    def _received_types(self) -> frozenset[str]:
+        """The ``type`` of each history item shape the service also sends (Responses'
+        reasoning, function_call ... items)."""
+        defs = self.schema["$defs"]
+        history = defs[self.data["request"]]["properties"][self.history_field]
+        roots = [n for n in (self.data.get("response"), self.data.get("stream_event")) if n]
+        sent = _reachable(defs, roots)
+        items = _reachable({**defs, "": history}, [""]) & sent
+        out: set[str] = set()
+        for name in items:
+            tag = (
+                defs[name].get("properties", {}).get("type", {})
+                if isinstance(defs[name], Mapping)
+                else {}
+            )
+            if isinstance(tag, Mapping) and isinstance(tag.get("const"), str):
+                out.add(tag["const"])
+        return frozenset(out)
+
+    def maybe_received(self, item: Any) -> bool:
+        """Whether a history item of a plain list may be content the service sent: a turn
+        of the model's role (``x-kimi-received-role``) or an item of a type it sends."""
+        return isinstance(item, Mapping) and (
+            item.get("role") == self.received_role or item.get("type") in self._received_types
+        )
+
+    def reference_check(self, body: Any, *, closed: Closed = None) -> None:
         """The schema part of :meth:`check`, by the path-naming reference validator only."""
-        check = self._check
+        check = self._checks.get(closed)
         if check is None:
-            check = self._check = self._compiler().ref(self.data["request"])
+            check = self._checks[closed] = self._compiler(closed).ref(self.data["request"])
         check(body, ())
 
-    def fast_check(self, body: Any) -> bool:
+    def fast_check(self, body: Any, *, closed: Closed = None) -> bool:
         """The schema part of :meth:`check` by the generated fast check: True when valid
         (False may still be valid; the reference validator decides)."""
-        fast = self._fast
+        fast = self._fasts.get(closed)
         if fast is None:
-            fast = self._fast = build_fast(self._compiler(), self.data["request"])
+            fast = self._fasts[closed] = build_fast(self._compiler(closed), self.data["request"])
         try:
             fast(body)
         except (Fail, Violation):
             return False
         return True
 
-    def _schema_check(self, body: Any) -> None:
+    def _schema_check(self, body: Any, closed: Closed) -> None:
         # The generated fast check first; on a failure the reference validator names the
         # path and the rule (or finds the body valid: the fast check may be stricter, never
         # more lenient). The fast check is only an optimization.
-        if not self.fast_check(body):
-            self.reference_check(body)
+        if not self.fast_check(body, closed=closed):
+            self.reference_check(body, closed=closed)
+
+    def _check_history(self, body: Mapping[str, Any], received: Collection[int] | None) -> None:
+        """The client's check: every object the user wrote refuses unknown keys.
+
+        ``received`` (a history object's): the history items the service sent are not
+        checked at all; they go back as they came, a block type or key the request schema
+        does not list included. For a plain list (None), items that may have been received
+        (:meth:`maybe_received`) are checked with the shapes the service sends left open.
+        """
+        items = body.get(self.history_field)
+        if not isinstance(items, list):
+            self._schema_check(body, "strict")
+            return
+        if received is None:
+            loose = [i for i, item in enumerate(items) if self.maybe_received(item)]
+        else:
+            loose = sorted(i for i in received if 0 <= i < len(items))
+        if not loose:
+            self._schema_check(body, "strict")
+            return
+        chosen = set(loose)
+        strict = [i for i in range(len(items)) if i not in chosen]
+        if strict:
+            self._check_view(body, items, strict, "strict")
+        if received is None or not strict:
+            # (A history of received turns only is checked leniently, as a plain list.)
+            self._check_view(body, items, loose, "lenient")
+
+    def _check_view(
+        self, body: Mapping[str, Any], items: list[Any], picked: list[int], closed: Closed
+    ) -> None:
+        """The schema check of ``body`` with only the history items at ``picked``; a
+        violation names the item's place in the whole list."""
+        view = dict(body)
+        view[self.history_field] = [items[i] for i in picked]
+        try:
+            self._schema_check(view, closed)
+        except Violation as exc:
+            path = exc.path
+            if len(path) > 1 and path[0] == self.history_field and isinstance(path[1], int):
+                exc.path = (path[0], picked[path[1]], *path[2:])
+            raise
 
     def default_at(self, *path: str) -> Any:
         """The documented default of the request field at ``path`` (None without one),
@@ -215,9 +382,24 @@ class Contract:
         """Top-level keys of ``body`` that the spec does not define, in order."""
         return [k for k in body if k not in self.fields]
 
-    def check(self, body: Mapping[str, Any]) -> None:
-        """Every rule of the spec (schema and extensions) except unknown top-level fields."""
-        self._schema_check(body)
+    def check(
+        self,
+        body: Mapping[str, Any],
+        *,
+        closed: bool = False,
+        received: Collection[int] | None = None,
+    ) -> None:
+        """Every rule of the spec (schema and extensions) except unknown top-level fields.
+
+        ``closed`` (the client's check): an object schema that lists its properties (and
+        says nothing of ``additionalProperties``) refuses any other key, in what the user
+        wrote (see :meth:`_check_history`; ``received`` are the positions of the items a
+        history object received). Without it, the schema as written (the stand-in's).
+        """
+        if closed:
+            self._check_history(body, received)
+        else:
+            self._schema_check(body, None)
         if isinstance(body, Mapping):
             self._check_model(body)
             self._check_extensions(body)
@@ -277,6 +459,8 @@ class Contract:
                 continue
             if not any(word in s.lower() for s in _strings(body.get(within))):
                 raise Violation(path, equals, rule)
+        if self._answered is not None:
+            self._check_answered(body, *self._answered)
         for array, flag, role, rule in self._last_only:
             items = body.get(array)
             if not isinstance(items, list | tuple):
@@ -289,6 +473,31 @@ class Contract:
                     and (i != last or item.get("role") != role)
                 ):
                     raise Violation((array, i, flag), True, rule)
+
+    @staticmethod
+    def _check_answered(
+        body: Mapping[str, Any],
+        array: str,
+        id_key: str,
+        outputs: Mapping[str, tuple[str, str]],
+        rule: str,
+    ) -> None:
+        items = body.get(array)
+        if not isinstance(items, list | tuple):
+            return
+        calls = {call for call, _ in outputs.values()}
+        seen: set[tuple[Any, Any]] = set()
+        for i, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                continue
+            kind = item.get("type")
+            if kind in calls:
+                seen.add((kind, item.get(id_key)))
+            elif isinstance(kind, str) and kind in outputs:
+                call, service = outputs[kind]
+                call_id = item.get(id_key)
+                if (call, call_id) not in seen:
+                    raise Violation((array, i, id_key), call_id, rule, service=service)
 
 
 _CONTRACTS: dict[str, Contract] = {}

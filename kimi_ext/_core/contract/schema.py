@@ -34,7 +34,7 @@ _ANNOTATIONS = frozenset(
     {
         "description", "default", "example", "examples", "title", "format", "deprecated",
         "readOnly", "writeOnly", "x-enum-varnames", "discriminator", "$comment",
-        "contentMediaType", "contentEncoding", "x-kimi-media-types",
+        "contentMediaType", "contentEncoding", "x-kimi-media-types", "x-kimi-received",
     }
 )  # fmt: skip
 
@@ -266,8 +266,8 @@ class Compiler:
         order = [*tags, *(k for k in compiled if k not in tags)]
         props = tuple((k, compiled[k]) for k in order if compiled[k] is not _accept)
         extra = schema.get("additionalProperties", True)
-        extra_check = None if extra is True else self.compile(extra)
         known = frozenset(schema.get("properties", {}))
+        extra_check = self._extra(extra, known)
         shown = "must be an object"
 
         def plain_object(value: Any, path: Path) -> None:
@@ -397,6 +397,23 @@ class Compiler:
             out.append(unique)
         return out
 
+    def _extra(self, extra: Any, known: frozenset[str]) -> Check | None:
+        """The check of the keys an object does not name (``additionalProperties``): none
+        when they are free, and for ``false`` a rule that lists the fields there are."""
+        if extra is True:
+            return None
+        if extra is not False:
+            return self.compile(extra)
+        rule = (
+            f"is not a field of this object (its fields: {', '.join(sorted(known))}); an "
+            "unknown key inside a request is refused, so a misspelt one is never dropped silently"
+        )
+
+        def unknown_key(value: Any, path: Path) -> None:
+            raise Violation(path, value, rule)
+
+        return unknown_key
+
     def _object(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
         # A wrong tag (``type``/``role`` constant) is named before any field it would need:
@@ -439,8 +456,8 @@ class Compiler:
         props = {k: props[k] for k in [*tags, *(k for k in props if k not in tags)]}
         checked = tuple((k, v) for k, v in props.items() if v is not _accept)
         extra = schema.get("additionalProperties", True)
-        extra_check = None if extra is True else self.compile(extra)
         known = frozenset(schema.get("properties", {}))
+        extra_check = self._extra(extra, known)
         if checked or extra_check is not None:
 
             def members(value: Any, path: Path) -> None:
