@@ -98,11 +98,18 @@ class StructuredOutputError(KimiError):
     """Structured output could not be parsed or did not match its schema.
 
     ``truncated`` is True when the model ran out of output tokens before finishing the JSON.
+    ``result`` is the result the answer came from and ``usage`` its normalized usage (a
+    :class:`kimi_ext.Usage`, as ``result.usage``), so the tokens a failed answer cost can
+    be counted; both are None when the error was raised without a result.
     """
 
-    def __init__(self, message: str, *, text: str, truncated: bool = False) -> None:
+    def __init__(
+        self, message: str, *, text: str, truncated: bool = False, result: Any = None
+    ) -> None:
         self.text = text
         self.truncated = truncated
+        self.result = result
+        self.usage: Any = None if result is None else result.usage
         super().__init__(message)
 
 

@@ -8,8 +8,12 @@
 ``schema`` is a JSON Schema dict, a dataclass, a TypedDict, or a pydantic v2 model (or any
 type pydantic's ``TypeAdapter`` handles that contains one, e.g. ``list[City]``; pydantic is
 the optional ``kimi-ext[pydantic]`` extra). The answer is validated with ``jsonschema``,
-then decoded: dataclasses are built, pydantic types are validated by pydantic; an answer cut off by the output-token limit raises StructuredOutputError with
-``truncated=True`` instead of a confusing JSON error.
+then decoded (:func:`kimi_ext._core.type_schema.build_value`): dataclasses are built and
+TypedDicts filled wherever they are nested (``City | None``, ``dict[str, City]``, recursive
+types), enums become members, sets and tuples are rebuilt; pydantic types are validated by
+pydantic. An answer cut off by the output-token limit raises StructuredOutputError with
+``truncated=True`` instead of a confusing JSON error; every StructuredOutputError carries
+the ``result`` and its ``usage``, so failed answers' tokens can be counted.
 """
 
 from __future__ import annotations
@@ -66,7 +70,9 @@ def place_schema(
 
 
 def parse_result(result: Result, schema: Any) -> Structured[Any]:
-    """Validate the text of ``result`` against ``schema`` and decode it."""
+    """Validate the text of ``result`` against ``schema`` and decode it.
+
+    Every StructuredOutputError raised carries ``result`` and its ``usage``."""
     text = result.text
     if result._cut_by_output_limit():
         raise StructuredOutputError(
@@ -74,11 +80,14 @@ def parse_result(result: Result, schema: Any) -> Structured[Any]:
             f"({len(text)} characters received); raise the limit and retry",
             text=text,
             truncated=True,
+            result=result,
         )
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise StructuredOutputError(f"the answer is not valid JSON: {exc}", text=text) from None
+        raise StructuredOutputError(
+            f"the answer is not valid JSON: {exc}", text=text, result=result
+        ) from None
     import jsonschema
 
     json_schema = resolve_schema(schema)
@@ -88,15 +97,18 @@ def parse_result(result: Result, schema: Any) -> Structured[Any]:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "(root)"
         raise StructuredOutputError(
-            f"the answer does not match the schema at {where}: {first.message}", text=text
+            f"the answer does not match the schema at {where}: {first.message}",
+            text=text,
+            result=result,
         )
     if not isinstance(schema, dict):
         try:
             value = build_value(schema, value)
         except ValueError as exc:  # pydantic's ValidationError (a model validator, say)
             raise StructuredOutputError(
-                f"the answer does not match {schema_name(schema)} {_first_error(exc)}",
+                f"the answer does not match {schema_name(schema)}{_first_error(exc)}",
                 text=text,
+                result=result,
             ) from None
     return Structured(value=value, result=result)
 
@@ -108,5 +120,5 @@ def _first_error(exc: ValueError) -> str:
     if callable(details):
         first = details()[0]
         where = "/".join(str(p) for p in first.get("loc", ())) or "(root)"
-        return f"at {where}: {first.get('msg')}"
+        return f" at {where}: {first.get('msg')}"
     return f": {exc}"

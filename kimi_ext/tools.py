@@ -43,7 +43,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
 from kimi_ext._core.format import Format
-from kimi_ext._core.type_schema import build_value, is_pydantic_type, schema_from_type
+from kimi_ext._core.type_schema import (
+    SchemaBuilder,
+    build_value,
+    is_pydantic_type,
+    schema_from_type,
+    uses_pydantic,
+)
 from kimi_ext.errors import ToolDefinitionError
 from kimi_ext.formats import format_named
 
@@ -306,7 +312,8 @@ def _signature_schema(
     properties: dict[str, Any] = {}
     required: list[str] = []
     used: dict[str, Any] = {}
-    defs: dict[str, Any] = {}
+    # One builder for every parameter: their recursive types share the root's $defs.
+    builder = SchemaBuilder()
     open_ended = False
     for param in signature.parameters.values():
         if param.kind is param.VAR_KEYWORD:
@@ -326,13 +333,16 @@ def _signature_schema(
             )
         hint = hints[param.name]
         try:
-            prop = schema_from_type(hint)
+            if uses_pydantic(hint):
+                prop = schema_from_type(hint)
+                # A recursive pydantic model keeps "#/$defs/..." refs: they resolve at the root.
+                builder.add_defs(prop.pop("$defs", None) or {}, hint)
+            else:
+                prop = builder.schema(hint)
         except TypeError as exc:
             raise TypeError(f"tool {name!r}, parameter {param.name!r}: {exc}") from None
         if not prop:  # Any: the service wants every property to say its type
             prop = {"type": list(_ANY_TYPES)}
-        # A recursive pydantic model keeps "#/$defs/..." refs: they resolve at the root.
-        defs.update(prop.pop("$defs", None) or {})
         _complete_types(prop)
         if param.name in docs and docs[param.name] and "description" not in prop:
             prop["description"] = docs[param.name]
@@ -343,8 +353,9 @@ def _signature_schema(
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if not open_ended:
         schema["additionalProperties"] = False
-    if defs:
-        schema["$defs"] = defs
+    if builder.defs:
+        schema["$defs"] = builder.defs
+        _complete_types(builder.defs)
     return schema, used
 
 
@@ -364,11 +375,17 @@ def _json_type(value: Any) -> str:
 
 
 def _complete_types(schema: Any) -> None:
-    """Give every ``enum`` a ``type`` (the service rejects an enum without one)."""
+    """Give every ``enum`` a ``type``, and every open (``Any``) property the list of all
+    types (the service rejects a property schema without a type)."""
     if isinstance(schema, dict):
         if "enum" in schema and "type" not in schema:
             kinds = sorted({_json_type(v) for v in schema["enum"]})
             schema["type"] = kinds[0] if len(kinds) == 1 else kinds
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            for name, sub in props.items():
+                if sub == {}:
+                    props[name] = {"type": list(_ANY_TYPES)}
         for value in schema.values():
             _complete_types(value)
     elif isinstance(schema, list):

@@ -1,7 +1,11 @@
 """JSON Schema from Python types: used for structured output and for tool parameters.
 
 Covers what appears in tool signatures and simple result types: str, int, float, bool,
-None, list/tuple/set, dict, Optional/Union, Literal, Enum, dataclasses and TypedDicts.
+None, list/tuple/set/frozenset, dict, Optional/Union, Literal, Enum, dataclasses and
+TypedDicts. Enums and Literals carry their JSON ``type`` (Kimi refuses an ``enum``
+without one), sets are arrays with ``uniqueItems``, and a dataclass or TypedDict that
+contains itself is written once under ``$defs`` and referred to with ``$ref``.
+:func:`build_value` decodes validated JSON back into those types, wherever they are nested.
 
 Pydantic v2 models, and any type that contains one (``list[City]``, ``City | None``, a
 dataclass with a model field), are handed whole to pydantic's ``TypeAdapter``: it derives
@@ -54,12 +58,26 @@ def uses_pydantic(tp: Any) -> bool:
     if "pydantic" not in sys.modules:
         return False
     try:
-        _schema(tp)
+        return _USES_PYDANTIC[tp]
+    except (KeyError, TypeError):  # not seen yet, or not hashable
+        pass
+    try:
+        _schema(tp, SchemaBuilder())
+        found = False
     except _NeedsPydantic:
-        return True
+        found = True
     except TypeError:
-        return False
-    return False
+        found = False
+    try:
+        if len(_USES_PYDANTIC) < 512:
+            _USES_PYDANTIC[tp] = found
+    except TypeError:
+        pass
+    return found
+
+
+# Decoding asks this for every tool call and answer: remember the answer per type.
+_USES_PYDANTIC: dict[Any, bool] = {}
 
 
 def _adapter(tp: Any) -> Any:
@@ -113,14 +131,109 @@ def _inline_defs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def schema_from_type(tp: Any) -> dict[str, Any]:
-    """The JSON Schema of a Python type annotation (pydantic types through pydantic)."""
+    """The JSON Schema of a Python type annotation (pydantic types through pydantic).
+
+    A recursive type gets ``$defs`` at the root and ``$ref`` where it recurs; the root
+    itself stays an inline object schema (so it has a ``type``).
+    """
     try:
-        return _schema(tp)
+        builder = SchemaBuilder()
+        schema = builder.schema(tp)
     except _NeedsPydantic:
         return pydantic_schema(tp)
+    if builder.defs:
+        schema = {**schema, "$defs": builder.defs}
+    return schema
 
 
-def _schema(tp: Any) -> dict[str, Any]:
+class SchemaBuilder:
+    """Derives the schemas of several types that share one ``$defs`` (a tool's parameters).
+
+    A dataclass or TypedDict that contains itself is derived once into :attr:`defs` under
+    its name and referred to with ``#/$defs/<name>``; other types are inlined, as before.
+    """
+
+    def __init__(self) -> None:
+        self.defs: dict[str, Any] = {}
+        self._names: dict[Any, str] = {}  # recursive type -> its $defs name
+        self._open: list[Any] = []  # object types being derived (the recursion check)
+
+    def schema(self, tp: Any) -> dict[str, Any]:
+        """The schema of ``tp``; a recursive root is its definition inlined."""
+        schema = _schema(tp, self)
+        ref = schema.get("$ref") if len(schema) == 1 else None
+        if isinstance(ref, str) and ref.startswith(_PREFIX):
+            schema = dict(self.defs[ref[len(_PREFIX) :]])
+        return schema
+
+    def add_defs(self, defs: dict[str, Any], owner: Any) -> None:
+        """Merge the ``$defs`` of a pydantic schema; a name bound to another schema is refused."""
+        for name, body in defs.items():
+            if name in self.defs and self.defs[name] != body:
+                raise TypeError(
+                    f"two different types are named {name!r} (one in {owner!r}); rename one"
+                )
+            self.defs[name] = body
+
+    def _ref(self, tp: Any) -> dict[str, Any]:
+        name = self._names.get(tp)
+        if name is None:
+            base = name = getattr(tp, "__name__", "Def")
+            taken = set(self.defs) | set(self._names.values())
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{base}{n}"
+            self._names[tp] = name
+        return {"$ref": _PREFIX + name}
+
+    def _object(self, tp: type) -> dict[str, Any]:
+        if tp in self._names:
+            return self._ref(tp)
+        if tp in self._open:  # tp contains itself: it becomes a definition
+            return self._ref(tp)
+        self._open.append(tp)
+        try:
+            body = object_schema(tp, self)
+        finally:
+            self._open.pop()
+        if tp in self._names:
+            self.defs[self._names[tp]] = body
+            return self._ref(tp)
+        return body
+
+
+_PREFIX = "#/$defs/"
+_WRAPPERS = tuple(
+    w for w in (getattr(typing, n, None) for n in ("Required", "NotRequired", "ReadOnly")) if w
+)
+
+
+def _json_type(value: Any, owner: Any) -> str:
+    """The JSON type of an enum value (a TypeError for one JSON cannot hold)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if value is None:
+        return "null"
+    raise TypeError(
+        f"cannot derive a JSON Schema from {owner!r}: its value {value!r} is not a JSON "
+        "string, number, boolean or null"
+    )
+
+
+def _enum_schema(values: list[Any], owner: Any) -> dict[str, Any]:
+    # Kimi refuses an enum without a type ("At path 'properties.X': type is not defined").
+    kinds = sorted({_json_type(v, owner) for v in values})
+    return {"type": kinds[0] if len(kinds) == 1 else kinds, "enum": values}
+
+
+def _schema(tp: Any, builder: SchemaBuilder) -> dict[str, Any]:
     if is_pydantic_type(tp):
         raise _NeedsPydantic(tp)
     if tp in _SCALARS:
@@ -128,64 +241,53 @@ def _schema(tp: Any) -> dict[str, Any]:
     origin = get_origin(tp)
     args = get_args(tp)
     if origin in (Union, types.UnionType):
-        members = [_schema(a) for a in args]
-        return {"anyOf": members}
+        return {"anyOf": [_schema(a, builder) for a in args]}
     if origin is Literal:
-        values = list(args)
-        kinds = {type(v) for v in values}
-        schema: dict[str, Any] = {"enum": values}
-        if len(kinds) == 1 and (kind := _SCALARS.get(kinds.pop())):
-            schema = {**kind, "enum": values}
-        return schema
+        return _enum_schema(list(args), tp)
     if origin is typing.Annotated:
-        inner = _schema(args[0])
+        inner = _schema(args[0], builder)
         for meta in args[1:]:
             if isinstance(meta, str):
                 inner["description"] = meta
         return inner
+    if origin in _WRAPPERS:  # TypedDict's Required[...] / NotRequired[...]
+        return _schema(args[0], builder)
     if origin in (list, tuple, set, frozenset) or tp in (list, tuple, set, frozenset):
-        schema = {"type": "array"}
-        if args and not (origin is tuple and len(args) == 2 and args[1] is Ellipsis):
-            if origin is tuple:
-                schema["prefixItems"] = [_schema(a) for a in args]
-                schema["items"] = False
-                return schema
-            schema["items"] = _schema(args[0])
-        elif args:
-            schema["items"] = _schema(args[0])
+        schema: dict[str, Any] = {"type": "array"}
+        if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+            schema["prefixItems"] = [_schema(a, builder) for a in args]
+            schema["items"] = False
+            return schema
+        if args:
+            schema["items"] = _schema(args[0], builder)
+        if origin in (set, frozenset) or tp in (set, frozenset):
+            schema["uniqueItems"] = True
         return schema
     if origin is dict or tp is dict:
         schema = {"type": "object"}
         if len(args) == 2:
-            schema["additionalProperties"] = _schema(args[1])
+            schema["additionalProperties"] = _schema(args[1], builder)
         return schema
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return {"enum": [m.value for m in tp]}
+        return _enum_schema([m.value for m in tp], tp)
     if isinstance(tp, type) and (dataclasses.is_dataclass(tp) or is_typeddict(tp)):
-        return object_schema(tp)
+        return builder._object(tp)
     raise TypeError(
         f"cannot derive a JSON Schema from {tp!r}; pass a JSON Schema dict, or a pydantic "
         "model (pip install 'kimi-ext[pydantic]')"
     )
 
 
-def object_schema(tp: type) -> dict[str, Any]:
+def object_schema(tp: type, builder: SchemaBuilder | None = None) -> dict[str, Any]:
     """The schema of a dataclass or TypedDict: every field, required unless it has a default
     (dataclass) or is not required (TypedDict)."""
-    hints = get_type_hints(tp, include_extras=True)
-    properties = {name: _schema(hint) for name, hint in hints.items()}
-    if dataclasses.is_dataclass(tp):
-        required = [
-            f.name
-            for f in dataclasses.fields(tp)
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        ]
-    else:
-        required = [n for n in hints if n in getattr(tp, "__required_keys__", ())]
+    builder = builder or SchemaBuilder()
+    hints, required = _fields(tp)
+    properties = {name: _schema(hint, builder) for name, hint in hints.items()}
     schema: dict[str, Any] = {
         "type": "object",
         "properties": properties,
-        "required": required,
+        "required": [n for n in hints if n in required],
         "additionalProperties": False,
     }
     if tp.__doc__ and not tp.__doc__.startswith(f"{tp.__name__}("):
@@ -193,19 +295,153 @@ def object_schema(tp: type) -> dict[str, Any]:
     return schema
 
 
+def _fields(tp: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    """The field hints of a dataclass or TypedDict, and the names a value must have.
+    Cached: decoding every tool call or answer would otherwise resolve the hints again."""
+    found = _FIELDS.get(tp)
+    if found is None:
+        found = _read_fields(tp)
+        if len(_FIELDS) < 512:
+            _FIELDS[tp] = found
+    return found
+
+
+_FIELDS: dict[Any, tuple[dict[str, Any], frozenset[str]]] = {}
+
+
+def _read_fields(tp: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    try:
+        hints = get_type_hints(tp, include_extras=True)
+    except NameError as exc:  # a forward reference that names nothing importable
+        raise TypeError(f"cannot resolve the type hints of {tp!r}: {exc}") from None
+    if dataclasses.is_dataclass(tp):
+        fields = {f.name: f for f in dataclasses.fields(tp)}
+        hints = {n: h for n, h in hints.items() if n in fields and fields[n].init}
+        required = frozenset(
+            n
+            for n, f in fields.items()
+            if f.init
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        )
+    else:
+        # The wrappers decide where they are seen: __required_keys__ misses them in string
+        # annotations (``from __future__ import annotations``) before Python 3.12.
+        keys = getattr(tp, "__required_keys__", ())
+        required = frozenset(
+            n
+            for n, h in hints.items()
+            if get_origin(h) is typing.Required
+            or (get_origin(h) is not typing.NotRequired and n in keys)
+        )
+    return hints, required
+
+
+# --- decoding -------------------------------------------------------------------------------
+
+
 def build_value(tp: Any, value: Any) -> Any:
-    """Turn validated JSON into ``tp`` where ``tp`` is a dataclass (recursively) or a
-    pydantic type (validated by pydantic: raises its ValidationError, a ValueError);
-    other types are returned as decoded."""
+    """Turn validated JSON into ``tp``: dataclasses are built, TypedDicts filled, enums made
+    members, sets and tuples rebuilt, recursively (through lists, dicts, unions, ...);
+    pydantic types are validated by pydantic (raises its ValidationError, a ValueError).
+    A value that does not fit ``tp`` is returned as decoded; a constructor that refuses its
+    fields raises ValueError."""
     if uses_pydantic(tp):
         return _adapter(tp).validate_python(value)
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp) and isinstance(value, dict):
-        hints = get_type_hints(tp)
-        return tp(**{k: build_value(hints.get(k, Any), v) for k, v in value.items()})
+    return _build(tp, value)
+
+
+def _build(tp: Any, value: Any) -> Any:
     origin = get_origin(tp)
-    if origin is list and isinstance(value, list):
-        (item,) = get_args(tp) or (Any,)
-        return [build_value(item, v) for v in value]
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return tp(value)
+    args = get_args(tp)
+    if origin is typing.Annotated or origin in _WRAPPERS:
+        return _build(args[0], value)
+    if origin in (Union, types.UnionType):
+        for member in args:
+            if _fits(member, value):
+                return _build(member, value)
+        return value
+    if isinstance(tp, type):
+        if dataclasses.is_dataclass(tp) and isinstance(value, dict):
+            hints = _fields(tp)[0]
+            kwargs = {k: _build(hints.get(k, Any), v) for k, v in value.items()}
+            try:
+                return tp(**kwargs)
+            except TypeError as exc:  # an unknown or missing field
+                raise ValueError(f"cannot build {tp.__name__}: {exc}") from None
+        if is_typeddict(tp) and isinstance(value, dict):
+            hints = _fields(tp)[0]
+            return {k: _build(hints.get(k, Any), v) for k, v in value.items()}
+        if issubclass(tp, enum.Enum):
+            return tp(value)
+    kind = origin or tp
+    if kind in (list, set, frozenset, tuple) and isinstance(value, list):
+        if kind is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(args) != len(value):
+                return tuple(value)
+            return tuple(_build(a, v) for a, v in zip(args, value, strict=True))
+        item = args[0] if args else Any
+        items = [_build(item, v) for v in value]
+        if kind is list:
+            return items
+        try:
+            return kind(items)
+        except TypeError as exc:  # items that cannot be set members (unhashable)
+            raise ValueError(f"cannot make a {kind.__name__} of {tp!r}: {exc}") from None
+    if kind is dict and isinstance(value, dict) and len(args) == 2:
+        key, item = args
+        return {_build(key, k): _build(item, v) for k, v in value.items()}
     return value
+
+
+def _fits(tp: Any, value: Any) -> bool:
+    """Whether JSON ``value`` matches the schema of ``tp`` (which member of a union it is)."""
+    if tp is Any:
+        return True
+    if tp is type(None):
+        return value is None
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is typing.Annotated or origin in _WRAPPERS:
+        return _fits(args[0], value)
+    if origin in (Union, types.UnionType):
+        return any(_fits(a, value) for a in args)
+    if origin is Literal:
+        return any(_same(a, value) for a in args)
+    kind = origin or tp
+    if kind in (list, set, frozenset, tuple):
+        if not isinstance(value, list):
+            return False
+        if kind is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+            return len(args) == len(value) and all(map(_fits, args, value))
+        return not args or all(_fits(args[0], v) for v in value)
+    if kind is dict:
+        if not isinstance(value, dict):
+            return False
+        return len(args) != 2 or all(_fits(args[1], v) for v in value.values())
+    if isinstance(tp, type):
+        if issubclass(tp, enum.Enum):
+            return any(_same(m.value, value) for m in tp)
+        if dataclasses.is_dataclass(tp) or is_typeddict(tp):
+            if not isinstance(value, dict):
+                return False
+            hints, required = _fields(tp)
+            return (
+                required <= value.keys()
+                and value.keys() <= hints.keys()
+                and all(_fits(hints[k], v) for k, v in value.items())
+            )
+    return True  # a type the schema leaves open
+
+
+def _same(expected: Any, value: Any) -> bool:
+    # 1 == True in Python, not in JSON.
+    return bool(expected == value) and isinstance(expected, bool) == isinstance(value, bool)

@@ -13,7 +13,7 @@ import pydantic  # the dev extra includes the pydantic extra
 import pytest
 from pydantic import BaseModel, Field, field_validator
 
-from kimi_ext import Kimi, StructuredOutputError, tool
+from kimi_ext import AsyncKimi, Kimi, StructuredOutputError, Usage, tool
 from kimi_ext._core.type_schema import build_value, schema_from_type
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 
@@ -96,6 +96,29 @@ def test_a_model_validator_failure_is_a_structured_output_error(
         client.responses.parse(schema=Trip, model="kimi-k3.1-pro", input="Plan")
     assert "at least one place" in str(info.value)
     assert info.value.text == json.dumps({**TRIP, "places": []}, separators=(",", ":"))
+
+
+async def test_a_model_validator_failure_carries_the_result_and_its_usage(
+    client: Kimi, kimi_standin: KimiStandIn
+) -> None:
+    kimi_standin.queue(Reply.structured({**TRIP, "places": []}), Reply.structured({**TRIP, "places": []}))  # fmt: skip
+    with pytest.raises(StructuredOutputError, match="at least one place") as info:
+        client.messages.parse(
+            schema=Trip, model="kimi-k3.1-pro", max_tokens=1024,
+            messages=[{"role": "user", "content": "Plan"}],
+        )  # fmt: skip
+    error = info.value
+    assert error.result is not None and error.result.text == error.text
+    assert isinstance(error.usage, Usage) and error.usage == error.result.usage
+    assert error.usage.output > 0 and error.usage.total_input > 0
+    async with AsyncKimi(
+        api_key=kimi_standin.api_key, base_url=kimi_standin.base_url, fallback_base_url=None
+    ) as aclient:
+        with pytest.raises(StructuredOutputError, match="at least one place") as ainfo:
+            await aclient.chat.completions.parse(
+                schema=Trip, model="kimi-k3.1-pro", messages=[{"role": "user", "content": "Plan"}]
+            )
+    assert ainfo.value.usage == ainfo.value.result.usage and ainfo.value.usage.output > 0
 
 
 def test_a_schema_mismatch_names_the_path(client: Kimi, kimi_standin: KimiStandIn) -> None:

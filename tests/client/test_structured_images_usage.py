@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import base64
+import enum
 import json
-from dataclasses import dataclass
+import pickle
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
+import jsonschema
 import pytest
-from client_helpers import OK, PATHS, minimal
+from client_helpers import KEY, OK, PATHS, minimal
 
 import kimi_ext
 from kimi_ext import Kimi, StructuredOutputError, usage_of
 from kimi_ext._core.type_schema import schema_from_type
 from kimi_ext.images import image_block, image_part, input_image, sniff_media_type, video_part
+from kimi_ext.testing import Reply
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 16
@@ -236,3 +240,162 @@ def test_usage_in_first_choice_and_missing_usage() -> None:
     assert usage_of(chat).total_input == 7
     assert usage_of({"choices": []}) == kimi_ext.Usage()
     assert usage_of(kimi_ext.ChatCompletion(chat)).total_input == 7
+
+
+# --- issue 21: failed answers carry their result and usage; nested types are decoded ----------
+
+
+@dataclass
+class Checked:
+    """A reading whose constructor refuses some values the schema allows."""
+
+    celsius: float
+
+    def __post_init__(self) -> None:
+        if self.celsius < -273.15:
+            raise ValueError("below absolute zero")
+
+
+FAILURES = {
+    # what the model answers, truncated?, the error message
+    "truncated": ('{"celsius": 2', True, "truncated"),
+    "not json": ("cold", False, "not valid JSON"),
+    "schema": ('{"celsius": "cold"}', False, "at celsius"),
+    "constructor": ('{"celsius": -300}', False, "below absolute zero"),
+}
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("failure", list(FAILURES))
+@pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])
+async def test_every_structured_output_error_carries_the_result_and_its_usage(
+    httpserver: Any, client: Kimi, aclient: Any, fmt: str, failure: str, mode: str
+) -> None:
+    text, truncated, message = FAILURES[failure]
+    httpserver.expect_request(PATHS[fmt]).respond_with_json(reply_with(fmt, text, truncated))
+    with pytest.raises(StructuredOutputError, match=message) as info:
+        if mode == "sync":
+            parse(client, fmt, Checked)
+        else:
+            resource = {"chat": aclient.chat.completions, "messages": aclient.messages,
+                        "responses": aclient.responses}[fmt]  # fmt: skip
+            await resource.parse(schema=Checked, **minimal(fmt))
+    error = info.value
+    assert error.truncated is truncated and error.text == text
+    assert error.result is not None and error.result.text == text
+    assert isinstance(error.usage, kimi_ext.Usage) and error.usage == error.result.usage
+    assert error.usage.output == (5 if fmt == "chat" else 4)  # the tokens the failure cost
+    # Kept picklable, and the key stays out of what the error shows or carries.
+    blob = pickle.dumps(error)
+    again = pickle.loads(blob)
+    assert (again.usage, again.result.text, str(again)) == (error.usage, text, str(error))
+    assert KEY.encode() not in blob and KEY not in str(error) and KEY not in repr(error)
+
+
+@dataclass
+class City:
+    name: str
+
+
+class Sky(enum.Enum):
+    CLEAR = "clear"
+    CLOUDY = "cloudy"
+
+
+class Leg(TypedDict):
+    to: City
+    by: Literal["train", "bus"]
+
+
+@dataclass
+class Itinerary:
+    home: City | None
+    by_name: dict[str, City]
+    route: list[City]
+    pair: tuple[City, int]
+    legs: list[Leg]
+    tags: set[str]
+    days: frozenset[int]
+    sky: Sky
+    maybe: list[City | None]
+
+
+@dataclass
+class Tree:
+    name: str
+    children: list[Tree] = field(default_factory=list)
+    parent: Tree | None = None
+
+
+ITINERARY = {
+    "home": {"name": "Oslo"},
+    "by_name": {"b": {"name": "Bergen"}},
+    "route": [{"name": "Lyon"}],
+    "pair": [{"name": "Rome"}, 2],
+    "legs": [{"to": {"name": "Nice"}, "by": "train"}],
+    "tags": ["x", "y"],
+    "days": [1, 2],
+    "sky": "clear",
+    "maybe": [None, {"name": "Pisa"}],
+}
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])
+def test_parse_decodes_nested_dataclasses_sets_tuples_and_enums(
+    httpserver: Any, client: Kimi, fmt: str
+) -> None:
+    httpserver.expect_request(PATHS[fmt]).respond_with_json(reply_with(fmt, json.dumps(ITINERARY)))
+    out = parse(client, fmt, Itinerary).value
+    assert out == Itinerary(
+        home=City("Oslo"),
+        by_name={"b": City("Bergen")},
+        route=[City("Lyon")],
+        pair=(City("Rome"), 2),
+        legs=[{"to": City("Nice"), "by": "train"}],
+        tags={"x", "y"},
+        days=frozenset({1, 2}),
+        sky=Sky.CLEAR,
+        maybe=[None, City("Pisa")],
+    )
+    assert type(out.days) is frozenset and type(out.pair) is tuple
+
+
+def test_set_enum_and_literal_schemas() -> None:
+    props = schema_from_type(Itinerary)["properties"]
+    assert props["tags"] == {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+    assert props["days"]["uniqueItems"] is True
+    assert props["sky"] == {"type": "string", "enum": ["clear", "cloudy"]}
+    assert props["legs"]["items"]["properties"]["by"] == {
+        "type": "string",
+        "enum": ["train", "bus"],
+    }
+    with pytest.raises(StructuredOutputError, match="at tags"):
+        parse_result_of('{"tags": ["x", "x"]}', {"tags"})
+
+
+def parse_result_of(text: str, keep: set[str]) -> Any:
+    """parse_result on a ready answer, against Itinerary cut down to the ``keep`` fields."""
+    from kimi_ext import ChatCompletion
+    from kimi_ext.structured import parse_result
+
+    schema = schema_from_type(Itinerary)
+    schema["properties"] = {k: v for k, v in schema["properties"].items() if k in keep}
+    schema["required"] = sorted(keep)
+    return parse_result(ChatCompletion(reply_with("chat", text)), schema)
+
+
+def test_parse_a_recursive_dataclass_through_the_stand_in(kimi_standin: Any) -> None:
+    schema = schema_from_type(Tree)
+    node = schema["$defs"]["Tree"]
+    assert schema["type"] == "object" and schema["properties"] == node["properties"]
+    assert node["properties"]["children"]["items"] == {"$ref": "#/$defs/Tree"}
+    answer = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}],
+              "parent": {"name": "root"}}  # fmt: skip
+    kimi_standin.queue(Reply.structured(answer))
+    with Kimi(api_key=kimi_standin.api_key, base_url=kimi_standin.base_url,
+              fallback_base_url=None) as c:  # fmt: skip
+        out = c.chat.completions.parse(schema=Tree, **minimal("chat")).value
+    assert out == Tree("a", [Tree("b", [Tree("c")])], parent=Tree("root"))
+    sent = kimi_standin.requests[-1].json["response_format"]["json_schema"]["schema"]
+    assert sent == schema
+    jsonschema.Draft202012Validator.check_schema(sent)

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import enum
 import functools
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import jsonschema
 import pytest
+from history_helpers import client, standin, standin_server
 
 import kimi_ext
+import kimi_ext.structured
+from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 from kimi_ext.tools import Tool, parse_docstring, tool, tool_output
+
+_ = (client, standin, standin_server)  # fixtures
 
 
 class Unit(enum.Enum):
@@ -155,6 +160,20 @@ def test_any_parameters_still_name_their_types() -> None:
     }
 
 
+@dataclass
+class Entry:
+    key: str
+    value: Any
+
+
+def test_nested_any_properties_name_their_types_too() -> None:
+    def put(entry: Entry) -> None:
+        """Put."""
+
+    nested = tool(put).parameters["properties"]["entry"]["properties"]["value"]
+    assert nested == {"type": ["string", "number", "integer", "boolean", "object", "array", "null"]}
+
+
 def test_mixed_enum_values_get_every_type() -> None:
     def pick(x: Literal[1, "a"]) -> None:
         """Pick."""
@@ -260,3 +279,157 @@ def test_tool_output() -> None:
     assert tool_output({"s": {1}}) == '{"s": [1]}'
     with pytest.raises(TypeError, match="not JSON serializable"):
         tool_output(object())
+
+
+# --- issue 21: nested and recursive types, enums with a type, sets ------------------------
+
+
+@dataclass
+class City:
+    name: str
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Ratio(float, enum.Enum):
+    HALF = 0.5
+    FULL = 1.0
+
+
+class Mixed(enum.Enum):
+    ONE = 1
+    NAME = "name"
+
+
+class Stop(TypedDict):
+    city: City
+    nights: NotRequired[int]
+
+
+@dataclass
+class Node:
+    name: str
+    children: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class Ping:
+    pong: Pong | None = None
+
+
+@dataclass
+class Pong:
+    ping: Ping | None = None
+
+
+def test_enums_and_literals_name_their_json_type() -> None:
+    def pick(
+        unit: Unit,
+        level: Level,
+        ratio: Ratio,
+        mixed: Mixed,
+        flag: Literal[True, False],
+        maybe: Literal["a", None],
+        size: Literal[1.5, 2.5],
+    ) -> None:
+        """Pick."""
+
+    props = tool(pick).definition("chat")["function"]["parameters"]["properties"]
+    assert props["unit"] == {"type": "string", "enum": ["c", "f"]}
+    assert props["level"] == {"type": "integer", "enum": [1, 2]}
+    assert props["ratio"] == {"type": "number", "enum": [0.5, 1.0]}
+    assert props["mixed"] == {"type": ["integer", "string"], "enum": [1, "name"]}
+    assert props["flag"] == {"type": "boolean", "enum": [True, False]}
+    assert props["maybe"] == {"type": ["null", "string"], "enum": ["a", None]}
+    assert props["size"] == {"type": "number", "enum": [1.5, 2.5]}
+    # The same schemas where no tool post-processing happens (structured output).
+    assert kimi_ext.structured.resolve_schema(Mixed) == props["mixed"]
+
+
+def test_sets_are_arrays_of_unique_items() -> None:
+    def tag(labels: set[str], ids: frozenset[int]) -> None:
+        """Tag."""
+
+    t = tool(tag)
+    props = t.definition("responses")["parameters"]["properties"]
+    assert props["labels"] == {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+    assert props["ids"] == {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}
+    assert t.check({"labels": ["a", "a"], "ids": []}) is not None  # duplicates are refused
+    assert t.bind({"labels": ["a", "b"], "ids": [1]}) == (
+        (),
+        {"labels": {"a", "b"}, "ids": frozenset({1})},
+    )
+
+
+def test_a_recursive_dataclass_gets_defs_and_refs() -> None:
+    def plant(tree: Node, graft: Node | None = None, ping: Ping | None = None) -> None:
+        """Plant a tree."""
+
+    params = tool(plant).definition("messages")["input_schema"]
+    node = params["$defs"]["Node"]
+    assert node["properties"]["children"] == {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+    assert params["properties"]["tree"]["type"] == "object"  # a parameter still has its type
+    assert params["properties"]["tree"]["properties"] == node["properties"]
+    assert params["properties"]["graft"] == {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+    assert "Ping" in params["$defs"]  # mutual recursion: Ping -> Pong -> Ping
+    jsonschema.Draft202012Validator.check_schema(params)
+    value = {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]}
+    assert jsonschema.Draft202012Validator(params).is_valid({"tree": value})
+    assert not jsonschema.Draft202012Validator(params).is_valid({"tree": {"children": []}})
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])
+def test_run_tools_decodes_nested_and_recursive_parameters(
+    fmt: str, client: kimi_ext.Kimi, standin: KimiStandIn
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def trip(
+        home: City | None,
+        by_name: dict[str, City],
+        route: list[City],
+        pair: tuple[City, int],
+        stops: list[Stop],
+        tags: set[str],
+        level: Level,
+        tree: Node,
+        ping: Ping,
+        nothing: City | None = None,
+    ) -> str:
+        """Plan a trip."""
+        seen.update(locals())
+        return "planned"
+
+    arguments = {
+        "home": {"name": "Oslo"},
+        "by_name": {"b": {"name": "Bergen"}},
+        "route": [{"name": "Lyon"}, {"name": "Nice"}],
+        "pair": [{"name": "Rome"}, 2],
+        "stops": [{"city": {"name": "Pisa"}, "nights": 1}, {"city": {"name": "Siena"}}],
+        "tags": ["x", "y"],
+        "level": 2,
+        "tree": {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]},
+        "ping": {"pong": {"ping": {"pong": None}}},
+        "nothing": None,
+    }
+    standin.queue(Reply(tool_calls=[ToolCallSpec("trip", arguments)]), Reply(text="Done."))
+    resource: Any = {"chat": client.chat.completions, "messages": client.messages,
+                     "responses": client.responses}[fmt]  # fmt: skip
+    request: dict[str, Any] = {"model": "kimi-k3.1-pro", "tools": [trip]}
+    request["input" if fmt == "responses" else "messages"] = [{"role": "user", "content": "Go"}]
+    if fmt == "messages":
+        request["max_tokens"] = 1024
+    run = resource.run_tools(**request)
+    assert run.final.text == "Done."
+    assert "planned" in str(list(run.history)), list(run.history)
+    assert seen["home"] == City("Oslo") and seen["by_name"] == {"b": City("Bergen")}
+    assert seen["route"] == [City("Lyon"), City("Nice")]
+    assert seen["pair"] == (City("Rome"), 2)
+    assert seen["stops"] == [{"city": City("Pisa"), "nights": 1}, {"city": City("Siena")}]
+    assert seen["tags"] == {"x", "y"} and seen["level"] is Level.HIGH
+    assert seen["tree"] == Node("a", [Node("b", [Node("c")])])
+    assert seen["ping"] == Ping(Pong(Ping(None)))
+    assert seen["nothing"] is None
