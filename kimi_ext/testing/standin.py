@@ -208,25 +208,47 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         logger.debug("stand-in: " + format, *args)
 
-    def _read_body(self) -> bytes:
+    def _read_body(self, limit: int | None) -> bytes | None:
+        """The request body, or None (left unread) as soon as it is known to exceed
+        ``limit``: a too large body is never held in memory."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             chunks: list[bytes] = []
+            total = 0
             while True:
                 size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
                 if size == 0:
                     while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                         pass
                     return b"".join(chunks)
+                total += size
+                if limit is not None and total > limit:
+                    return None
                 chunks.append(self.rfile.read(size))
                 self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
+        if limit is not None and length > limit:
+            return None
         return self.rfile.read(length) if length > 0 else b""
 
+    def _drain(self, most: int) -> None:
+        """Read and drop up to ``most`` bytes of a body left unread, so that a client still
+        writing it can finish and read the answer (nothing is kept)."""
+        while most > 0:
+            data = self.rfile.read1(min(most, 1 << 16))
+            if not data:
+                return
+            most -= len(data)
+
     def _dispatch(self) -> None:
-        body = self._read_body()
         headers = {k.lower(): v for k, v in self.headers.items()}
         peer = (str(self.client_address[0]), int(self.client_address[1]))
         standin = self.server.standin
+        limit = standin.body_limit(self.path)
+        body = self._read_body(limit)
+        if body is None:
+            assert limit is not None
+            self._refuse_large(standin.too_large(self.command, self.path, headers, peer, limit))
+            return
         try:
             outcome = standin.handle(self.command, self.path, headers, body, peer)
         except Exception as exc:  # a stand-in bug: say so instead of dropping the connection
@@ -246,6 +268,20 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(outcome)
         except OSError:
             self.close_connection = True
+
+    def _refuse_large(self, outcome: Outcome) -> None:
+        """Answer a body over the limit, then drop what the client still sends of it (a
+        declared length at most, else as much again as the limit, 1 MiB at least) and
+        close: closing with unread bytes resets the connection, and the client may then
+        lose the answer."""
+        self.close_connection = True
+        outcome.headers["Connection"] = "close"
+        with contextlib.suppress(OSError):
+            self._send_json(outcome)
+            self.wfile.flush()
+            declared = self.headers.get("Content-Length")
+            limit = self.server.standin.body_limit(self.path) or 0
+            self._drain(int(declared) if declared and declared.isdigit() else max(limit, 1 << 20))
 
     do_POST = _dispatch
     do_GET = _dispatch
@@ -325,6 +361,9 @@ class KimiStandIn:
         secret: the key that signs Messages thinking blocks (random per server by default).
         strict_fields: refuse unknown top-level fields by name instead of discarding them
             (the service discards them; each request records what it discarded).
+        max_body_bytes: the largest request body taken (413 above it); None: each
+            format's limit from its spec (``x-kimi-max-body-bytes``, 100 MB). A smaller
+            one keeps tests of the limit light.
     """
 
     def __init__(
@@ -341,6 +380,7 @@ class KimiStandIn:
         require_anthropic_version: bool = True,
         secret: bytes | None = None,
         strict_fields: bool = False,
+        max_body_bytes: int | None = None,
     ) -> None:
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
@@ -354,6 +394,7 @@ class KimiStandIn:
         self.report_stop_sequence = report_stop_sequence
         self.require_anthropic_version = require_anthropic_version
         self.strict_fields = strict_fields
+        self.max_body_bytes = max_body_bytes
         self.responder: Responder | None = None
         self.cache = PromptCache()
         self.cache.enabled = caching
@@ -513,6 +554,40 @@ class KimiStandIn:
         return hmac.compare_digest(self.sign_thinking(thinking), signature)
 
     # ------------------------------------------------------------------ requests
+
+    def body_limit(self, raw_path: str) -> int | None:
+        """The largest request body taken on ``raw_path``: ``max_body_bytes``, else the
+        limit of the path's format in its spec (Chat's for another path)."""
+        if self.max_body_bytes is not None:
+            return self.max_body_bytes
+        return contract(PATHS.get(raw_path.split("?", 1)[0], "chat")).max_body_bytes
+
+    def too_large(
+        self,
+        method: str,
+        raw_path: str,
+        headers: dict[str, str],
+        client: tuple[str, int],
+        limit: int,
+    ) -> Outcome:
+        """The 413 for a body over ``limit`` (recorded with an empty body: it is not read;
+        no queued reply or fault is used)."""
+        request_id = new_id("req_", 24)
+        record = RecordedRequest(
+            method, raw_path.split("?", 1)[0], headers, b"", None, request_id, time.time(), client
+        )
+        with self._lock:
+            self._requests.append(record)
+        # No provider document words this refusal: an OpenAI-style error that names the
+        # limit (a front end answers it before any format is read).
+        body = {
+            "error": {
+                "message": f"Request body too large: the limit is {limit:,} bytes",
+                "type": "invalid_request_error",
+                "code": "request_too_large",
+            }
+        }
+        return Outcome(413, body, {"x-request-id": request_id})
 
     def handle(
         self,
