@@ -725,10 +725,7 @@ class KimiStandIn:
             try:
                 reply = responder(record)
             except Exception as exc:
-                logger.exception("stand-in: the responder raised")
-                raise ServiceError(
-                    500, f"stand-in: the responder raised {exc!r}", error_type="api_error"
-                ) from exc
+                raise _responder_failed(exc) from None
             if reply is not None:
                 return reply
         return default_reply(info, body)
@@ -817,6 +814,20 @@ class KimiStandIn:
             self._pending_searches[search_id] = rest
         call = ToolCallSpec(WEB_SEARCH_CALL, arguments, id=f"{WEB_SEARCH_CALL}:0")
         return Reply(text="", reasoning=reply.reasoning, tool_calls=[call])
+
+
+def _responder_failed(exc: Exception) -> ServiceError:
+    """One log line naming the exception and where it was raised (a test's responder bug,
+    not the stand-in's: no traceback per request), and the 500 the client gets."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    logger.error("stand-in: the responder raised %s%s; answering 500", text, where)
+    return ServiceError(500, f"stand-in: the responder raised {text}", error_type="responder_error")
 
 
 def _with_call_faults(plan: Plan, faults: FaultPlan) -> Plan:
