@@ -85,7 +85,7 @@ class Rule:
     faults: tuple[Fault, ...] = ()
     name: str = ""
     hits: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def exhausted(self) -> bool:
