@@ -7,6 +7,7 @@
     with KimiStandIn() as standin:
         standin.queue(Reply(text="Hi", tool_calls=[ToolCallSpec("get_weather", {"city": "Oslo"})]))
         standin.fault(Fault.rate_limit(retry_after=0.01))
+        standin.when("Oslo", "Sunny.")   # any request whose last user text contains "Oslo"
         ...  # point a client at standin.base_url with standin.api_key
 
 pytest users get the ``kimi_standin`` fixture from :mod:`kimi_ext.testing.pytest_plugin`.
@@ -17,16 +18,21 @@ from __future__ import annotations
 
 from kimi_ext.testing.caching import PromptCache
 from kimi_ext.testing.faults import Fault
+from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
 from kimi_ext.testing.rules import ServiceError
-from kimi_ext.testing.standin import KimiStandIn, RecordedRequest, serve_forever
+from kimi_ext.testing.script import Match, Rule, ScriptError
+from kimi_ext.testing.standin import KimiStandIn, serve_forever
 
 __all__ = [
     "Fault",
     "KimiStandIn",
+    "Match",
     "PromptCache",
     "RecordedRequest",
     "Reply",
+    "Rule",
+    "ScriptError",
     "SearchResult",
     "ServiceError",
     "ToolCallSpec",

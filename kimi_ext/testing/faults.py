@@ -291,6 +291,10 @@ class FaultPlan:
 
     faults: tuple[Fault, ...] = ()
 
+    def add(self, faults: tuple[Fault, ...]) -> None:
+        """Add the faults of the rule that answers the request."""
+        self.faults += faults
+
     def first(self, kind: str) -> Fault | None:
         return next((f for f in self.faults if f.kind == kind), None)
 

@@ -19,6 +19,7 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal
 
 from kimi_ext._core.contract import Contract, Violation, contract, format_path, json_type
+from kimi_ext._core.history import THINKING_TYPES
 from kimi_ext._core.replay import arguments_replayable, first_duplicate
 
 _KIND_NAMES = {
@@ -250,6 +251,15 @@ def _no_duplicate_ids(chk: Checker, ids: Sequence[Any]) -> None:
         raise chk.plain(f"tool call id {twice} is duplicated")
 
 
+def _reasoning_missing(chk: Checker, index: int) -> ServiceError:
+    """The service's refusal of an assistant tool-call turn replayed without its reasoning
+    (the same sentence on Chat and on Messages, where the turn lacks a thinking block)."""
+    return chk.plain(
+        "thinking is enabled but reasoning_content is missing in assistant tool call message "
+        f"at index {index}"
+    )
+
+
 def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
     thinking = contract("chat").thinking_required(model)
     seen: set[str] = set()
@@ -257,10 +267,7 @@ def _chat_history(chk: Checker, messages: list[Any], model: str) -> None:
         role = message.get("role")
         if role == "assistant" and message.get("tool_calls"):
             if thinking and message.get("reasoning_content") is None:
-                raise chk.plain(
-                    "thinking is enabled but reasoning_content is missing in assistant tool "
-                    f"call message at index {i}"
-                )
+                raise _reasoning_missing(chk, i)
             ids = [call["id"] for call in message["tool_calls"]]
             _no_duplicate_ids(chk, ids)
             for j, call in enumerate(message["tool_calls"]):
@@ -308,17 +315,25 @@ def check_messages(
     fmt = (body.get("output_config") or {}).get("format")
     if fmt is not None:
         info.schema = fmt["schema"]
-    _anthropic_history(chk, messages, verify)
+    _anthropic_history(chk, messages, verify, contract("messages").thinking_required(info.model))
     return info
 
 
-def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier) -> None:
+def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier, thinking: bool) -> None:
     seen: set[str] = set()
     for i, message in enumerate(messages):
         content = message["content"]
         if isinstance(content, str):
             continue
-        _no_duplicate_ids(chk, [b["id"] for b in content if b["type"] == "tool_use"])
+        uses = [b["id"] for b in content if b["type"] == "tool_use"]
+        if (
+            thinking
+            and uses
+            and message.get("role") == "assistant"
+            and not any(b["type"] in THINKING_TYPES for b in content)
+        ):
+            raise _reasoning_missing(chk, i)
+        _no_duplicate_ids(chk, uses)
         for j, block in enumerate(content):
             at = chk.path("messages", i, "content", j)
             kind = block["type"]

@@ -32,15 +32,17 @@ import selectors
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 from kimi_ext._core.contract import contract
 from kimi_ext.testing.caching import PromptCache
 from kimi_ext.testing.faults import Fault, FaultPlan
 from kimi_ext.testing.formats import RENDERERS, Context, auth_error, error_body, new_id
+from kimi_ext.testing.recording import PATHS, RecordedRequest, last_user_text
 from kimi_ext.testing.replies import (
     SEARCH_REASONING,
     Plan,
@@ -60,39 +62,14 @@ from kimi_ext.testing.rules import (
     check_responses,
     known_models,
 )
+from kimi_ext.testing.script import Match, Rule, Script, as_rule, load_script
 from kimi_ext.testing.sse import StreamScript, script_stream
 
 logger = logging.getLogger("kimi_ext.testing")
 
-PATHS: dict[str, str] = {
-    "/v1/chat/completions": "chat",
-    "/v1/messages": "messages",
-    "/v1/responses": "responses",
-}
 WEB_SEARCH_CALL = "$web_search"
 
 Responder = Callable[["RecordedRequest"], "Reply | None"]
-
-
-@dataclass(frozen=True)
-class RecordedRequest:
-    """One request as the stand-in received it."""
-
-    method: str
-    path: str
-    headers: dict[str, str]  # names lower-cased
-    body: bytes
-    json: Any  # the parsed body, or None when it is not JSON
-    request_id: str = ""
-    received_at: float = 0.0
-    client: tuple[str, int] = ("", 0)  # the peer address (same port = same connection)
-    # Unknown top-level fields the stand-in discarded, as the service does.
-    discarded: list[str] = field(default_factory=list)
-
-    @property
-    def format(self) -> str | None:
-        """``chat``, ``messages``, ``responses`` or None (another path)."""
-        return PATHS.get(self.path)
 
 
 @dataclass
@@ -105,31 +82,6 @@ class Outcome:
     stream: StreamScript | None = None
     delay: float = 0.0
     disconnect: bool = False
-
-
-def last_user_text(fmt: str, body: Mapping[str, Any]) -> str:
-    """The text of the last user turn (what the default reply echoes)."""
-    if fmt == "responses":
-        items = body["input"]
-        if isinstance(items, str):
-            return items
-        turns: list[Any] = list(items)
-    else:
-        turns = list(body["messages"])
-    for turn in reversed(turns):
-        if turn.get("role") != "user":
-            continue
-        content = turn.get("content")
-        if isinstance(content, str):
-            return content
-        texts = [
-            p.get("text", "")
-            for p in content
-            if isinstance(p, Mapping) and p.get("type") in ("text", "input_text")
-        ]
-        if texts:
-            return "\n".join(texts)
-    return ""
 
 
 def default_reply(info: RequestInfo, body: Mapping[str, Any]) -> Reply:
@@ -208,25 +160,47 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         logger.debug("stand-in: " + format, *args)
 
-    def _read_body(self) -> bytes:
+    def _read_body(self, limit: int | None) -> bytes | None:
+        """The request body, or None (left unread) as soon as it is known to exceed
+        ``limit``: a too large body is never held in memory."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
             chunks: list[bytes] = []
+            total = 0
             while True:
                 size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
                 if size == 0:
                     while self.rfile.readline() not in (b"\r\n", b"\n", b""):
                         pass
                     return b"".join(chunks)
+                total += size
+                if limit is not None and total > limit:
+                    return None
                 chunks.append(self.rfile.read(size))
                 self.rfile.readline()
         length = int(self.headers.get("Content-Length") or 0)
+        if limit is not None and length > limit:
+            return None
         return self.rfile.read(length) if length > 0 else b""
 
+    def _drain(self, most: int) -> None:
+        """Read and drop up to ``most`` bytes of a body left unread, so that a client still
+        writing it can finish and read the answer (nothing is kept)."""
+        while most > 0:
+            data = self.rfile.read1(min(most, 1 << 16))
+            if not data:
+                return
+            most -= len(data)
+
     def _dispatch(self) -> None:
-        body = self._read_body()
         headers = {k.lower(): v for k, v in self.headers.items()}
         peer = (str(self.client_address[0]), int(self.client_address[1]))
         standin = self.server.standin
+        limit = standin.body_limit(self.path)
+        body = self._read_body(limit)
+        if body is None:
+            assert limit is not None
+            self._refuse_large(standin.too_large(self.command, self.path, headers, peer, limit))
+            return
         try:
             outcome = standin.handle(self.command, self.path, headers, body, peer)
         except Exception as exc:  # a stand-in bug: say so instead of dropping the connection
@@ -246,6 +220,20 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(outcome)
         except OSError:
             self.close_connection = True
+
+    def _refuse_large(self, outcome: Outcome) -> None:
+        """Answer a body over the limit, then drop what the client still sends of it (a
+        declared length at most, else as much again as the limit, 1 MiB at least) and
+        close: closing with unread bytes resets the connection, and the client may then
+        lose the answer."""
+        self.close_connection = True
+        outcome.headers["Connection"] = "close"
+        with contextlib.suppress(OSError):
+            self._send_json(outcome)
+            self.wfile.flush()
+            declared = self.headers.get("Content-Length")
+            limit = self.server.standin.body_limit(self.path) or 0
+            self._drain(int(declared) if declared and declared.isdigit() else max(limit, 1 << 20))
 
     do_POST = _dispatch
     do_GET = _dispatch
@@ -325,6 +313,12 @@ class KimiStandIn:
         secret: the key that signs Messages thinking blocks (random per server by default).
         strict_fields: refuse unknown top-level fields by name instead of discarding them
             (the service discards them; each request records what it discarded).
+        max_body_bytes: the largest request body taken (413 above it); None: each
+            format's limit from its spec (``x-kimi-max-body-bytes``, 100 MB). A smaller
+            one keeps tests of the limit light.
+        script: a JSON script file of rules, queued replies and faults to load
+            (:meth:`load_script`; :class:`~kimi_ext.testing.script.ScriptError` when it is
+            broken).
     """
 
     def __init__(
@@ -341,6 +335,8 @@ class KimiStandIn:
         require_anthropic_version: bool = True,
         secret: bytes | None = None,
         strict_fields: bool = False,
+        max_body_bytes: int | None = None,
+        script: str | Path | None = None,
     ) -> None:
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
@@ -354,12 +350,14 @@ class KimiStandIn:
         self.report_stop_sequence = report_stop_sequence
         self.require_anthropic_version = require_anthropic_version
         self.strict_fields = strict_fields
+        self.max_body_bytes = max_body_bytes
         self.responder: Responder | None = None
         self.cache = PromptCache()
         self.cache.enabled = caching
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self._lock = threading.Lock()
         self._replies: collections.deque[Reply] = collections.deque()
+        self._rules: list[Rule] = []
         self._faults: list[tuple[Fault, ...]] = []
         self._requests: list[RecordedRequest] = []
         self._pending_searches: dict[str, Reply] = {}
@@ -367,6 +365,8 @@ class KimiStandIn:
         self._thread: threading.Thread | None = None
         self._wake: tuple[socket.socket, socket.socket] | None = None
         self._stopping = threading.Event()
+        if script is not None:
+            self.load_script(script)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -454,6 +454,51 @@ class KimiStandIn:
         with self._lock:
             self._replies.extend(Reply(text=r) if isinstance(r, str) else r for r in replies)
 
+    def when(
+        self,
+        match: str | Match | Callable[[RecordedRequest], bool],
+        *replies: Reply | str,
+        times: int | None = None,
+        faults: Sequence[Fault] = (),
+        name: str = "",
+    ) -> Rule:
+        """Answer every request ``match`` accepts with ``replies``, whatever the order
+        requests arrive in (concurrent tests): returns the :class:`Rule` (``rule.hits``).
+
+        ``match`` is a text the request's last user text must contain, a :class:`Match`
+        (text, format, model, tool_result), or a predicate on the :class:`RecordedRequest`.
+        Successive matching requests get successive replies, the last one repeating (none:
+        the queue, responder or echo answers); ``faults`` act on each request the rule
+        answers; after ``times`` requests (None: no limit) the rule stops answering. Rules
+        are checked in the order added, for every valid request, before the queue.
+        """
+        rule = as_rule(match, replies, times=times, faults=faults, name=name)
+        with self._lock:
+            self._rules.append(rule)
+        return rule
+
+    @property
+    def rules(self) -> list[Rule]:
+        """The rules added so far (a copy), in the order they are checked."""
+        with self._lock:
+            return list(self._rules)
+
+    def clear_rules(self) -> None:
+        """Drop every rule."""
+        with self._lock:
+            self._rules.clear()
+
+    def load_script(self, path: str | Path) -> Script:
+        """Add the rules, queued replies and queued faults of the JSON script at ``path``
+        (schema: :func:`kimi_ext.testing.script.parse_script`); returns what it added.
+        Nothing is added when the file is broken (:class:`ScriptError`)."""
+        script = load_script(path)
+        with self._lock:
+            self._rules.extend(script.rules)
+            self._replies.extend(script.queue)
+            self._faults.extend(script.faults)
+        return script
+
     def fault(self, *faults: Fault, times: int = 1) -> None:
         """Queue faults. All ``faults`` of one call act together on one request; ``times``
         queues that many such entries (for that many requests)."""
@@ -492,9 +537,10 @@ class KimiStandIn:
             return self._requests[-1]
 
     def reset(self) -> None:
-        """Forget requests, queued replies and faults, the responder and the cache."""
+        """Forget requests, rules, queued replies and faults, the responder and the cache."""
         with self._lock:
             self._replies.clear()
+            self._rules.clear()
             self._faults.clear()
             self._requests.clear()
             self._pending_searches.clear()
@@ -513,6 +559,40 @@ class KimiStandIn:
         return hmac.compare_digest(self.sign_thinking(thinking), signature)
 
     # ------------------------------------------------------------------ requests
+
+    def body_limit(self, raw_path: str) -> int | None:
+        """The largest request body taken on ``raw_path``: ``max_body_bytes``, else the
+        limit of the path's format in its spec (Chat's for another path)."""
+        if self.max_body_bytes is not None:
+            return self.max_body_bytes
+        return contract(PATHS.get(raw_path.split("?", 1)[0], "chat")).max_body_bytes
+
+    def too_large(
+        self,
+        method: str,
+        raw_path: str,
+        headers: dict[str, str],
+        client: tuple[str, int],
+        limit: int,
+    ) -> Outcome:
+        """The 413 for a body over ``limit`` (recorded with an empty body: it is not read;
+        no queued reply or fault is used)."""
+        request_id = new_id("req_", 24)
+        record = RecordedRequest(
+            method, raw_path.split("?", 1)[0], headers, b"", None, request_id, time.time(), client
+        )
+        with self._lock:
+            self._requests.append(record)
+        # No provider document words this refusal: an OpenAI-style error that names the
+        # limit (a front end answers it before any format is read).
+        body = {
+            "error": {
+                "message": f"Request body too large: the limit is {limit:,} bytes",
+                "type": "invalid_request_error",
+                "code": "request_too_large",
+            }
+        }
+        return Outcome(413, body, {"x-request-id": request_id})
 
     def handle(
         self,
@@ -537,12 +617,11 @@ class KimiStandIn:
         fmt = PATHS.get(path)
         stream = isinstance(parsed, dict) and parsed.get("stream") is True
         faults = self._take_faults(fmt, stream)
+        outcome = self._answer(record, fmt, faults)
+        # Read after answering: the rule that answered may have added faults.
         slow = faults.first("slow_first_byte")
-        delay = slow.delay if slow is not None else 0.0
-        base_headers = {"x-request-id": request_id}
-        outcome = self._answer(record, fmt, faults, base_headers)
-        outcome.delay = delay
-        outcome.headers = {**base_headers, **outcome.headers}
+        outcome.delay = slow.delay if slow is not None else 0.0
+        outcome.headers = {"x-request-id": request_id, **outcome.headers}
         return outcome
 
     def _take_faults(self, fmt: str | None, stream: bool) -> FaultPlan:
@@ -557,9 +636,10 @@ class KimiStandIn:
     def _error(self, fmt: str, err: ServiceError, record: RecordedRequest) -> Outcome:
         return Outcome(err.status, error_body(fmt, err, record.request_id))
 
-    def _answer(
-        self, record: RecordedRequest, fmt: str | None, faults: FaultPlan, headers: dict[str, str]
-    ) -> Outcome:
+    def _status_fault(
+        self, record: RecordedRequest, fmt: str | None, faults: FaultPlan
+    ) -> Outcome | None:
+        """The answer a disconnect or error fault gives instead of a reply, if any."""
         if faults.has("disconnect"):
             return Outcome(disconnect=True)
         fault = faults.first("error")
@@ -569,6 +649,12 @@ class KimiStandIn:
             out = self._error(fmt or "chat", err, record)
             out.headers.update(fault.headers)
             return out
+        return None
+
+    def _answer(self, record: RecordedRequest, fmt: str | None, faults: FaultPlan) -> Outcome:
+        status = self._status_fault(record, fmt, faults)
+        if status is not None:
+            return status
         if fmt is None:
             return self._other_path(record)
         if record.method != "POST":
@@ -596,7 +682,19 @@ class KimiStandIn:
         try:
             info = self._check(fmt, body, record.headers)
             record.discarded.extend(info.discarded)
-            reply = self._reply_for(record, info, body)
+            reply = self._continue_search(body) if fmt == "chat" else None
+            if reply is None:
+                taken = self._take_rule(record)
+                if taken is not None:
+                    rule, reply = taken
+                    chosen = tuple(f for f in rule.faults if f.applies_to(fmt, info.stream))
+                    if chosen:
+                        faults.add(chosen)
+                        status = self._status_fault(record, fmt, faults)
+                        if status is not None:
+                            return status
+            if reply is None:
+                reply = self._reply_for(record, info, body)
             ctx = self._context(info, body, reply, faults)
         except ServiceError as err:
             return self._error(fmt, err, record)
@@ -637,11 +735,28 @@ class KimiStandIn:
             return check_messages(body, headers, self.verify_thinking, strict=strict)
         return check_responses(body, strict=strict)
 
+    def _take_rule(self, record: RecordedRequest) -> tuple[Rule, Reply | None] | None:
+        """The first rule that matches ``record`` and still answers, with its reply."""
+        if not self._rules:  # most tests add none: no lock on the common path
+            return None
+        with self._lock:
+            rules = list(self._rules)
+        for rule in rules:
+            if rule.exhausted:
+                continue
+            # Outside the lock: a predicate may look at the stand-in (its requests...).
+            try:
+                matched = rule.match(record)
+            except Exception as exc:
+                raise _user_code_failed(rule.describe(), exc) from None
+            if matched:
+                taken, reply = rule.take()
+                if taken:  # else a concurrent request took its last use
+                    return rule, reply
+        return None
+
     def _reply_for(self, record: RecordedRequest, info: RequestInfo, body: dict[str, Any]) -> Reply:
-        if info.fmt == "chat":
-            continued = self._continue_search(body)
-            if continued is not None:
-                return continued
+        """The next queued reply, else the responder's, else the default echo."""
         with self._lock:
             if self._replies:
                 return self._replies.popleft()
@@ -650,10 +765,7 @@ class KimiStandIn:
             try:
                 reply = responder(record)
             except Exception as exc:
-                logger.exception("stand-in: the responder raised")
-                raise ServiceError(
-                    500, f"stand-in: the responder raised {exc!r}", error_type="api_error"
-                ) from exc
+                raise _user_code_failed("the responder", exc) from None
             if reply is not None:
                 return reply
         return default_reply(info, body)
@@ -744,6 +856,21 @@ class KimiStandIn:
         return Reply(text="", reasoning=reply.reasoning, tool_calls=[call])
 
 
+def _user_code_failed(what: str, exc: Exception) -> ServiceError:
+    """One log line naming the exception and where it was raised (a bug in a test's
+    responder or rule, not the stand-in's: no traceback per request), and the 500 the
+    client gets."""
+    where = ""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is not None:
+        where = f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    logger.error("stand-in: %s raised %s%s; answering 500", what, text, where)
+    return ServiceError(500, f"stand-in: {what} raised {text}", error_type="responder_error")
+
+
 def _with_call_faults(plan: Plan, faults: FaultPlan) -> Plan:
     """The plan with the tool-call faults applied (raw control characters, a cut call)."""
     calls = plan.tool_calls
@@ -772,12 +899,21 @@ def _as_builtin(plan: Plan) -> Plan:
     return replace(plan, tool_calls=calls, search=None)
 
 
-def serve_forever(port: int = 0, api_key: str = "test-key") -> None:
-    """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key."""
-    standin = KimiStandIn(api_key=api_key, port=port).start()
+def serve_forever(
+    port: int = 0, api_key: str = "test-key", script: str | Path | None = None
+) -> None:
+    """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
+
+    ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
+    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing.
+    """
+    standin = KimiStandIn(api_key=api_key, port=port, script=script).start()
     try:
         print(f"Kimi stand-in listening on {standin.base_url}", flush=True)
         print(f"API key: {standin.api_key}", flush=True)
+        if script is not None:
+            rules, queued = len(standin.rules), standin.pending_replies
+            print(f"Script: {script} ({rules} rules, {queued} queued replies)", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
         while not standin.wait(3600):
             pass

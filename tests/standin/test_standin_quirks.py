@@ -335,9 +335,10 @@ def test_unknown_delta_on_the_wire_and_through_kimi_ext(
 
 def test_duplicate_tool_call_ids_in_one_turn_are_refused(wire: Wire, standin: KimiStandIn) -> None:
     use = {"type": "tool_use", "id": "functions.f:0", "name": "f", "input": {}}
+    think = {"type": "thinking", "thinking": "t"}  # a tool_use turn without one is refused
     body = messages_body(messages=[
         {"role": "user", "content": "q"},
-        {"role": "assistant", "content": [use, use]},
+        {"role": "assistant", "content": [think, use, use]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "functions.f:0",
                                       "content": "r"}]},
     ])  # fmt: skip
@@ -350,8 +351,8 @@ def test_duplicate_tool_call_ids_in_one_turn_are_refused(wire: Wire, standin: Ki
     ])  # fmt: skip
     assert "is duplicated" in wire.error("chat", chat)["message"]
     # the same id in two different turns is fine (Kimi's ids repeat across turns)
-    body["messages"][1]["content"] = [use]
-    body["messages"] += [{"role": "assistant", "content": [use]}, body["messages"][2]]
+    body["messages"][1]["content"] = [think, use]
+    body["messages"] += [{"role": "assistant", "content": [think, use]}, body["messages"][2]]
     wire.ok("messages", body)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from standin_helpers import K31, Wire, chat_body, messages_body, responses_body
 
+from kimi_ext._core.contract import contract
 from kimi_ext.testing import KimiStandIn
 
 FORMATS = ("chat", "messages", "responses")
@@ -1016,3 +1017,28 @@ def test_a_service_template_the_value_does_not_fit_falls_back_to_the_rule() -> N
     assert Checker("openai").violation(broken).message == "Invalid 'tools[0].name': must be unique"
     fitting = Violation(("n",), 2, "is fixed", service="invalid {path}: {value!r} is not allowed")
     assert Checker("anthropic").violation(fitting).message == "invalid n: 2 is not allowed"
+
+
+def test_messages_tool_use_turn_without_thinking_is_rejected_with_its_index(
+    wire: Wire, standin: KimiStandIn
+) -> None:
+    body = signed_history(standin)
+    del body["messages"][1]["content"][0]  # the thinking block
+    assert wire.post("messages", body).status_code == 400
+    detail = wire.error("messages", body)
+    assert detail == {
+        "type": "invalid_request_error",
+        "message": "thinking is enabled but reasoning_content is missing in assistant tool call "
+        "message at index 1",
+    }
+    # A model whose turns may lack thinking (the spec's thinking-optional) is spared.
+    assert not contract("messages").thinking_required("kimi-k3")
+    wire.ok("messages", {**body, "model": "kimi-k3"})
+    # A turn without tool_use needs no thinking block; an unsigned one counts as thinking.
+    text_only = signed_history(standin)
+    text_only["messages"][1]["content"] = [{"type": "text", "text": "Let me check."}]
+    del text_only["messages"][2]
+    wire.ok("messages", text_only)
+    unsigned = signed_history(standin)
+    del unsigned["messages"][1]["content"][0]["signature"]
+    wire.ok("messages", unsigned)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import signal
 import subprocess
 import sys
@@ -253,3 +254,30 @@ def test_non_ascii_keys_do_not_crash_auth(wire: Wire) -> None:
         PATHS["chat"], json=chat_body(), headers={"Authorization": "Bearer clé".encode("latin-1")}
     )
     assert response.status_code == 401
+
+
+def test_a_raising_responder_logs_one_line_per_request_and_answers_a_json_500(
+    wire: Wire, standin: KimiStandIn, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(request: object) -> Reply:
+        raise KeyError("city")
+
+    standin.responder = broken
+    caplog.set_level(logging.INFO, logger="kimi_ext.testing")  # not the debug access log
+    for fmt in ("chat", "messages", "responses"):
+        body = {"chat": chat_body, "messages": messages_body, "responses": responses_body}[fmt]()
+        response = wire.post(fmt, body)
+        assert response.status_code == 500
+        assert response.json()["error"]["message"] == (
+            "stand-in: the responder raised KeyError: 'city'"
+        )
+    records = [
+        r for r in caplog.records if r.name == "kimi_ext.testing" and r.levelno >= logging.INFO
+    ]
+    assert len(records) == 3, [r.getMessage() for r in records]
+    for record in records:
+        assert record.levelno == logging.ERROR and record.exc_info is None
+        line = record.getMessage()
+        assert "\n" not in line
+        assert line.startswith("stand-in: the responder raised KeyError: 'city' at ")
+        assert "test_standin_server.py:" in line and line.endswith("; answering 500")
