@@ -152,7 +152,9 @@ def test_effort_model_and_save_commands(kimi_standin: KimiStandIn, tmp_path: Pat
     assert body["model"] == "kimi-k3.1-pro-highspeed"
     assert body["reasoning"]["effort"] == "high"
     data = json.loads(saved.read_text())
-    assert data["format"] == "responses" and "Done." in data["history"]
+    assert data["kimi_ext"] == "ResponsesHistory" and "Done." in json.dumps(data["items"])
+    assert data["cli"]["model"] == "kimi-k3.1-pro-highspeed"  # restored by --load
+    assert data["cli"]["effort"] == "high"
 
 
 def test_a_failed_turn_keeps_the_session(kimi_standin: KimiStandIn) -> None:
@@ -176,7 +178,7 @@ def test_ctrl_c_at_the_prompt_drops_the_line(kimi_standin: KimiStandIn) -> None:
     term = Terminal(kimi_standin)
     term.prompt(1)
     term.type(b"half a thought")
-    time.sleep(0.2)
+    term.read_until(b"half a thought")  # readline has the line (echoed): now the Ctrl-C
     term.type(CTRL_C)
     term.prompt(2)
     assert b"(/exit or Ctrl-D to leave)" in term.screen
