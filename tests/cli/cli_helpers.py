@@ -61,7 +61,7 @@ class Piped:
 # Imported first by the interpreter (sitecustomize): at the first audit event matching
 # KIMI_TEST_SIGINT_AT ("import argparse", "open messages.json"), the process gets a SIGINT,
 # as from a Ctrl-C at that moment of its start-up. With KIMI_TEST_SIGINT_WAIT it prints
-# the marker and waits for the Ctrl-C typed on its terminal instead.
+# a marker and waits there for the test's Ctrl-C instead.
 SITECUSTOMIZE = """
 import os, signal, sys, time
 
@@ -79,7 +79,8 @@ def _hook(event, args):
     _done = True
     if _wait:
         os.write(2, b"<<starting: " + _at.encode() + b">>")
-        time.sleep(60)  # interrupted by the Ctrl-C the test types
+        for _ in range(600):  # short sleeps: a signal that came before one is seen too
+            time.sleep(0.1)
     else:
         os.kill(os.getpid(), signal.SIGINT)
 
