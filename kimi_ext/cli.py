@@ -5,13 +5,18 @@
     kimi chat --load talk.json "And with retries?"             # resume a saved conversation
     kimi stand-in --port 8765                                  # offline server for tests
 
-Every error class has its own exit code (see ``EXIT_CODES``) and a one-line message that
-names CLI flags and environment variables (``--api-key`` / ``KIMI_API_KEY``...).
+Exit codes: one per kind of mistake, whichever layer notices it (``EXIT_TABLE``, shown by
+``kimi --help``; ``EXIT_CODES`` maps the error classes). Errors are one line naming CLI
+flags and environment variables (``--api-key`` / ``KIMI_API_KEY``...); a bad command line
+shows the usage of its (sub)command and the closest option or choice.
 
-Output contract: stdout carries only the answer (or, with ``--json``, the whole result as
-one JSON document per turn). When stdout is a terminal the reasoning is shown there too,
-dimmed; otherwise it goes to stderr (or nowhere with ``--hide-reasoning``). The usage line,
-banner and messages always go to stderr.
+Output contract: stdout carries only the answer (or, with ``--json``, one JSON document
+per turn: the same envelope in every format, see :func:`envelope`). When stdout is a
+terminal the reasoning is shown there too, dimmed; otherwise it goes to stderr (or nowhere
+with ``--hide-reasoning``). The usage line, banner and messages always go to stderr.
+
+Saved conversations are the ``History.dumps()`` document with the CLI's settings under
+``"cli"`` (see :func:`save_conversation` and :func:`load_conversation`).
 
 Interactive sessions (no prompt, stdin a terminal) use readline for line editing and
 history, and understand ``/help``, ``/exit``, ``/save``, ``/effort`` and ``/model``.
@@ -37,7 +42,10 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
 
 def _quiet_start() -> Any:
     """Make Ctrl-C exit quietly with 130 until the command installs its own handling;
-    returns the handler it replaced (None outside the main thread, where none can be set)."""
+    returns the handler it replaced (None when it left SIGINT alone: ignored, as for a
+    job a shell started with ``&``, or outside the main thread, where none can be set)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return None  # Python's rule too: an ignored SIGINT stays ignored
     try:
         return signal.signal(signal.SIGINT, _interrupted_while_starting)
     except ValueError:  # not the main thread: an import by some program's worker

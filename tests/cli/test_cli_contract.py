@@ -326,3 +326,17 @@ def test_ctrl_c_while_starting_sends_and_saves_nothing(
     )  # fmt: skip
     assert proc.returncode == EXIT_INTERRUPTED
     assert kimi_standin.requests == [] and not saved.exists()
+
+
+def test_an_ignored_sigint_stays_ignored(kimi_standin: KimiStandIn, tmp_path: Path) -> None:
+    # A job a shell starts with `&` ignores Ctrl-C; kimi keeps it so, as Python does.
+    env = env_for(kimi_standin)
+    interrupt_at(tmp_path, env, "import argparse")
+    kimi_standin.queue(Reply(text="Still here."))
+    proc = subprocess.run(
+        [*CLI, "chat", "--base-url", kimi_standin.base_url, "hello"],
+        capture_output=True, text=True, env=env, timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Still here.\n"
