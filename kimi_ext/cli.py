@@ -5,29 +5,67 @@
     kimi chat --load talk.json "And with retries?"             # resume a saved conversation
     kimi stand-in --port 8765                                  # offline server for tests
 
-Every error class has its own exit code (see ``EXIT_CODES``) and a one-line message that
-names CLI flags and environment variables (``--api-key`` / ``KIMI_API_KEY``...).
+Exit codes: one per kind of mistake, whichever layer notices it (``EXIT_TABLE``, shown by
+``kimi --help``; ``EXIT_CODES`` maps the error classes). Errors are one line naming CLI
+flags and environment variables (``--api-key`` / ``KIMI_API_KEY``...); a bad command line
+shows the usage of its (sub)command and the closest option or choice.
 
-Output contract: stdout carries only the answer (or, with ``--json``, the whole result as
-one JSON document per turn). When stdout is a terminal the reasoning is shown there too,
-dimmed; otherwise it goes to stderr (or nowhere with ``--hide-reasoning``). The usage line,
-banner and messages always go to stderr.
+Output contract: stdout carries only the answer (or, with ``--json``, one JSON document
+per turn: the same envelope in every format, see :func:`envelope`). When stdout is a
+terminal the reasoning is shown there too, dimmed; otherwise it goes to stderr (or nowhere
+with ``--hide-reasoning``). The usage line, banner and messages always go to stderr.
+
+Saved conversations are the ``History.dumps()`` document with the CLI's settings under
+``"cli"`` (see :func:`save_conversation` and :func:`load_conversation`).
 
 Interactive sessions (no prompt, stdin a terminal) use readline for line editing and
 history, and understand ``/help``, ``/exit``, ``/save``, ``/effort`` and ``/model``.
 """
 
+# ruff: noqa: E402 - the imports follow the Ctrl-C handling, on purpose (see below)
 from __future__ import annotations
 
-import argparse
-import json
 import os
+import signal
 import sys
+from typing import Any
+
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    # Ctrl-C before the command has anything to lose (imports, argument parsing): one line
+    # and 130, never a traceback. os._exit because this may run inside an import.
+    os.write(2, b"\ninterrupted\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
+def _quiet_start() -> Any:
+    """Make Ctrl-C exit quietly with 130 until the command installs its own handling;
+    returns the handler it replaced (None when it left SIGINT alone: ignored, as for a
+    job a shell started with ``&``, or outside the main thread, where none can be set)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return None  # Python's rule too: an ignored SIGINT stays ignored
+    try:
+        return signal.signal(signal.SIGINT, _interrupted_while_starting)
+    except ValueError:  # not the main thread: an import by some program's worker
+        return None
+
+
+# First thing, before the imports below: the start-up of `python -m kimi_ext.cli` and of
+# the `kimi` script is covered from here on (restored at the end of this module, so that
+# a program importing kimi_ext.cli keeps its own handler; main() installs it again).
+_PREVIOUS_SIGINT = _quiet_start()
+
+import argparse
+import difflib
+import json
+import re
 import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 import httpx
 
@@ -50,9 +88,14 @@ FORMATS = tuple(f.name for f in WIRE_FORMATS)
 DEFAULT_MODEL = "kimi-k3.1-pro"
 DEFAULT_MAX_TOKENS = 32_768
 
-# Narrowest class first: the first match decides the exit code.
+EXIT_USAGE = 2  # a bad command line: argparse's own code, and that of RequestValidationError
+EXIT_STANDIN = 7  # the stand-in could not listen on its port (python -m kimi_ext.testing too)
+
+# Narrowest class first: the first match decides the exit code. One code per kind of
+# mistake, whichever layer notices it: a flag or value the command refuses and a request
+# those flags make invalid (RequestValidationError, e.g. `--effort extreme`) are both 2.
 EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
-    (errors.RequestValidationError, 3),
+    (errors.RequestValidationError, EXIT_USAGE),
     (errors.HistoryError, 4),
     (errors.StructuredOutputError, 5),
     (errors.ClientConfigError, 6),
@@ -70,10 +113,52 @@ EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
     (errors.APIResponseError, 23),
     (errors.KimiError, 1),
 )
-EXIT_INTERRUPTED = 130
-EXIT_USAGE = 2  # argparse's own code for a bad command line
-EXIT_STANDIN = 7  # `kimi stand-in` could not listen on its port
-SAVE_VERSION = 1
+
+# The table `kimi --help` shows and the README documents: (code or range, meaning).
+EXIT_TABLE: tuple[tuple[str, str], ...] = (
+    ("0", "success"),
+    ("1", "any other kimi_ext error"),
+    (
+        f"{EXIT_USAGE}",
+        "bad command line: an unknown flag or command, a bad value, a request the flags "
+        "make invalid (RequestValidationError, e.g. --effort extreme)",
+    ),
+    ("4", "the conversation would be refused (HistoryError, e.g. an edited --load file)"),
+    ("5", "the answer does not match --json-schema (StructuredOutputError)"),
+    (
+        "6",
+        "setup: no API key, an unusable address (--base-url or KIMI_BASE_URL), a file "
+        "named by --load or --json-schema that cannot be used (ClientConfigError)",
+    ),
+    (f"{EXIT_STANDIN}", "the stand-in cannot listen on its port (busy or not allowed)"),
+    (
+        "10-17",
+        "the service refused: 10 AuthenticationError, 11 PermissionDeniedError, "
+        "12 NotFoundError, 13 QuotaExceededError, 14 RateLimitError, 15 BadRequestError, "
+        "16 InternalServerError, 17 any other HTTP status (APIStatusError)",
+    ),
+    (
+        "20-23",
+        "the answer did not arrive: 20 IncompleteStreamError, 21 APITimeoutError, "
+        "22 APIConnectionError, 23 APIResponseError (not the service's JSON)",
+    ),
+    (f"{EXIT_INTERRUPTED}", "interrupted (Ctrl-C)"),
+)
+
+
+def exit_table() -> str:
+    """The exit-code table, as ``kimi --help`` prints it."""
+    lines = ["exit codes:"]
+    for code, meaning in EXIT_TABLE:
+        # "12 NotFoundError" stays on one line (a no-break space while wrapping).
+        glued = re.sub(r"(\d+) (?=[A-Z])", "\\1\u00a0", meaning)
+        first, *rest = (t.replace("\u00a0", " ") for t in textwrap.wrap(glued, width=78))
+        lines.append(f"  {code:>5}  {first}")
+        lines += [" " * 9 + line for line in rest]
+    return "\n".join(lines)
+
+
+SAVE_VERSION = 1  # the CLI settings saved beside the history (see save_conversation)
 
 
 def exit_code(error: BaseException) -> int:
@@ -142,6 +227,44 @@ def usage_line(usage: Usage) -> str:
     )
 
 
+# Why the answer ended, in each format's own words (--json's "stop_reason").
+STOP_REASON: dict[str, Callable[[Any], str | None]] = {
+    "chat": lambda r: r.finish_reason,
+    "messages": lambda r: r.stop_reason,
+    "responses": lambda r: r.incomplete_reason or r.status,
+}
+
+
+def envelope(fmt: str, result: Result) -> dict[str, Any]:
+    """The document ``--json`` prints for one turn: the same keys in every format, with
+    the result's JSON as received under ``"raw"``."""
+    usage = result.usage
+    return {
+        "format": fmt,
+        "model": result.model,
+        "request_id": result.request_id,
+        "text": result.text,
+        "reasoning": result.reasoning,
+        "tool_calls": [
+            {"id": c.id, "name": c.name, "arguments": c.arguments, "type": c.type}
+            for c in result.tool_calls
+        ],
+        "stop_reason": STOP_REASON[fmt](result),
+        "usage": {
+            "total_input": usage.total_input,
+            "uncached_input": usage.uncached_input,
+            "cache_read": usage.cache_read,
+            "cache_write": usage.cache_write,
+            "cache_write_5m": usage.cache_write_5m,
+            "cache_write_1h": usage.cache_write_1h,
+            "output": usage.output,
+            "reasoning": usage.reasoning,
+            "web_search_requests": usage.web_search_requests,
+        },
+        "raw": result.to_dict(),
+    }
+
+
 def new_history(fmt: str, system: str | None) -> History:
     """An empty history of ``fmt`` with its system prompt / instructions."""
     wire = format_named(fmt)
@@ -150,21 +273,78 @@ def new_history(fmt: str, system: str | None) -> History:
     return make(**{wire.system_field or "system": system})
 
 
-def load_conversation(path: Path) -> tuple[str, History]:
-    """(format, history) from a file written by ``--save``."""
+class Saved:
+    """A conversation read by ``--load``: its format, history and the CLI settings saved
+    with it (None where the file has none)."""
+
+    def __init__(self, fmt: str, history: History, settings: dict[str, Any]) -> None:
+        self.fmt = fmt
+        self.history = history
+        self.model: str | None = _str_or_none(settings.get("model"))
+        self.effort: str | None = _str_or_none(settings.get("effort"))
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+HISTORY_CLASSES = {f.history_type.__name__: f.name for f in WIRE_FORMATS}
+
+
+def load_conversation(path: Path) -> Saved:
+    """The conversation in ``path``: a file written by ``--save`` or ``/save``, or by
+    ``History.dumps()`` (its format is that of the saved class), or by a kimi before 0.x
+    (the history as a JSON string under ``"history"``). Anything else: a
+    ClientConfigError naming the file and what is wrong with it."""
+
+    def refuse(problem: str) -> errors.ClientConfigError:
+        return errors.ClientConfigError(f"--load {path}: {problem}")
+
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        fmt = saved["format"]
-        return fmt, format_named(fmt).history_type.loads(saved["history"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise errors.ClientConfigError(f"--load {path}: not a saved conversation ({exc})") from None
+        text = path.read_bytes()
+    except OSError as exc:
+        raise refuse(f"cannot read it ({exc.strerror or exc})") from None
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise refuse(f"not JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise refuse(f"not a saved conversation (a JSON {type(doc).__name__}, not an object)")
+    settings: Any = doc.get("cli")
+    if isinstance(doc.get("history"), str) and "kimi_ext" not in doc:
+        # The earlier --save layout: {"version", "format", "history": "<dumps text>"}.
+        settings, text = {}, doc["history"]
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise refuse(f"damaged: its 'history' is not JSON ({exc})") from None
+        if not isinstance(doc, dict):
+            raise refuse("damaged: its 'history' is not a saved history")
+    kind = doc.get("kimi_ext")
+    fmt = HISTORY_CLASSES.get(kind) if isinstance(kind, str) else None
+    if fmt is None:
+        known = ", ".join(HISTORY_CLASSES)
+        found = f"{kind!r}" if "kimi_ext" in doc else "no 'kimi_ext' key"
+        raise refuse(
+            f"not a saved conversation ({found}; expected a file from kimi chat --save or "
+            f"History.dumps(), whose 'kimi_ext' names one of {known})"
+        )
+    try:
+        history = format_named(fmt).history_type.loads(text)
+    except errors.HistoryError as exc:
+        raise refuse(str(exc)) from None
+    return Saved(fmt, history, settings if isinstance(settings, dict) else {})
 
 
-def save_conversation(path: Path, fmt: str, history: History) -> None:
-    """Write ``history`` to ``path`` (atomically) in the format ``--load`` reads."""
-    data = {"version": SAVE_VERSION, "format": fmt, "history": history.dumps()}
+def save_conversation(path: Path, history: History, settings: dict[str, Any]) -> None:
+    """Write ``history`` to ``path`` (atomically): the ``History.dumps()`` document, which
+    ``History.loads`` reads as it is, with the CLI's ``settings`` under ``"cli"``."""
+    text = history.dumps()
+    # dumps() is one JSON object: the settings go in as its first key, without parsing
+    # (and writing again) the whole history on every turn.
+    cli = json.dumps({"version": SAVE_VERSION, **settings}, ensure_ascii=False)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    tmp.write_text('{"cli": ' + cli + ", " + text[1:], encoding="utf-8")
     tmp.replace(path)  # never leave a half-written file behind
 
 
@@ -217,17 +397,29 @@ class ChatSession:
         self.style = Style(self.reasoning_out, self.reasoning_out.isatty())
         self.save_path: Path | None = Path(args.save) if args.save else None
         self.saved = False  # whether this session wrote save_path
+        model, effort = args.model, args.effort
         if args.load:
-            self.fmt, self.history = load_conversation(Path(args.load))
+            saved = load_conversation(Path(args.load))
+            self.fmt, self.history = saved.fmt, saved.history
             if args.format_given and args.format != self.fmt:
                 raise errors.ClientConfigError(
                     f"--load {args.load} holds a {self.fmt} conversation; drop --format {args.format}"
                 )
+            # The settings saved with it, unless given again on this command line.
+            model = model or saved.model
+            effort = effort if effort is not None else saved.effort
         else:
             self.fmt, self.history = args.format, new_history(args.format, args.system)
         self.wire: Format[Any, Any, Any] = format_named(self.fmt)
-        self.model: str = args.model
-        self.effort: str | None = args.effort
+        self.model: str = model or DEFAULT_MODEL
+        if effort is not None:
+            # Checked now, worded for the command line: a bad --effort stops before the
+            # client is even built (exit 2, as any bad flag).
+            try:
+                normalize_effort(effort, model=self.model)
+            except errors.RequestValidationError as exc:
+                raise errors.RequestValidationError("--effort", effort, exc.rule) from None
+        self.effort: str | None = effort
         self.schema: Any = None
         if args.json_schema:
             try:
@@ -275,7 +467,7 @@ class ChatSession:
         if self.schema is not None:
             parse_result(result, self.schema)  # raises StructuredOutputError
         if self.args.json:
-            self.out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+            self.out.write(json.dumps(envelope(self.fmt, result), ensure_ascii=False) + "\n")
             self.out.flush()
         print(usage_line(result.usage), file=self.err)
         if self.save_path is not None:
@@ -284,7 +476,7 @@ class ChatSession:
 
     def save(self, path: Path) -> None:
         """Save the conversation to ``path`` now."""
-        save_conversation(path, self.fmt, self.history)
+        save_conversation(path, self.history, {"model": self.model, "effort": self.effort})
         self.saved = self.saved or path == self.save_path
 
     def interrupted_message(self) -> str:
@@ -547,21 +739,47 @@ offline, with no key and no network:
   KIMI_API_KEY=test-key kimi chat --base-url http://127.0.0.1:8765 "Hello"   # in another"""
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors show the usage of the command they belong to
+    (``kimi chat``'s for a ``kimi chat`` flag) and suggest the closest option or choice."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse, refusing unknown arguments here: argparse would otherwise pass a
+        subcommand's up to ``kimi`` and print the top-level usage."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            hints = [hint for arg in extras if (hint := self._closest_option(arg))]
+            more = f" (did you mean {', '.join(hints)}?)" if hints else ""
+            self.error(f"unrecognized arguments: {' '.join(extras)}{more}")
+        return parsed, extras
+
+    def _closest_option(self, arg: str) -> str | None:
+        if not arg.startswith("-"):
+            return None
+        name = arg.partition("=")[0]
+        match = difflib.get_close_matches(name, list(self._option_string_actions), n=1)
+        return match[0] if match else None
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            names = [str(c) for c in choices]
+            match = difflib.get_close_matches(str(value), names, n=1)
+            more = f"; did you mean {match[0]}?" if match else ""
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r} (choose from {', '.join(names)}){more}"
+            )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``kimi`` argument parser (``chat`` and ``stand-in``)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="kimi",
         description="Talk to Kimi K3.1 Pro (key from KIMI_API_KEY), or run the offline stand-in.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=STANDIN_HOWTO
-        + "\n\n"
-        + textwrap.fill(
-            "exit codes: "
-            + ", ".join(f"{code} {cls.__name__}" for cls, code in EXIT_CODES)
-            + f", {EXIT_USAGE} usage error, {EXIT_STANDIN} stand-in port unavailable, "
-            f"{EXIT_INTERRUPTED} interrupted",
-            width=88,
-        ),
+        epilog=STANDIN_HOWTO + "\n\n" + exit_table(),
     )
     parser.add_argument("--version", action="version", version=f"kimi {__version__} (kimi-ext)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -577,7 +795,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument(
         "--format", choices=FORMATS, default=None, help="wire format (default messages)"
     )
-    chat.add_argument("--model", default=DEFAULT_MODEL)
+    chat.add_argument(
+        "--model", default=None, help=f"the model (default {DEFAULT_MODEL}, or the --load file's)"
+    )
     chat.add_argument(
         "--effort", default=None, help="low, high, max (aliases: medium, xhigh, minimal, none)"
     )
@@ -647,28 +867,40 @@ def main(
     exit: Callable[[int], Any] = sys.exit,
 ) -> int:
     """Entry point of the ``kimi`` console script."""
-    args = build_parser().parse_args(argv)
+    # Until the command runs, Ctrl-C exits quietly with 130 (the module did the same while
+    # it was imported); then it raises KeyboardInterrupt, which each command turns into
+    # its own message (a session says what its --save file holds).
+    previous = _quiet_start()
+    try:
+        args = build_parser().parse_args(argv)
+        if previous is not None:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        code = run_command(args, stdin or sys.stdin, out or sys.stdout)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    exit(code)
+    return code
+
+
+def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    """Run the parsed command; returns its exit code (see ``EXIT_TABLE``)."""
     if args.command == "stand-in":
-        code = run_standin(args)
-        exit(code)
-        return code
+        return run_standin(args)
     args.format_given = args.format is not None
     args.format = args.format or "messages"
-    code = 0
     try:
-        code = run_chat(args, stdin or sys.stdin, out or sys.stdout)
+        return run_chat(args, stdin, out)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        code = EXIT_INTERRUPTED
+        return EXIT_INTERRUPTED
     except errors.KimiError as exc:
         # The key never reaches an error's text; redacted here too, in case a key read
         # from the environment differs (say by whitespace) from the one the client holds.
         key = (os.environ.get("KIMI_API_KEY") or "").strip()
         text = one_line(redact(str(exc), key or None))
         print(f"kimi: {type(exc).__name__}: {text}", file=sys.stderr)
-        code = exit_code(exc)
-    exit(code)
-    return code
+        return exit_code(exc)
 
 
 def _put(stream: TextIO, text: str) -> None:
@@ -686,3 +918,7 @@ def one_line(text: str) -> str:
 if __name__ == "__main__":  # pragma: no cover
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     main()
+elif _PREVIOUS_SIGINT is not None:
+    # Imported (by the `kimi` script, which calls main() next, or by a program): the
+    # importer's handler is back; main() installs the quiet one again.
+    signal.signal(signal.SIGINT, _PREVIOUS_SIGINT)

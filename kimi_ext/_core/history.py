@@ -326,6 +326,10 @@ class History(Sequence[dict[str, Any]]):
     def loads(cls, text: str | bytes) -> Self:
         """Restore a history saved with :meth:`dumps`.
 
+        Keys that :meth:`dumps` does not write are ignored: a program may keep its own
+        beside the history (the ``kimi`` command's ``--save`` files keep its settings under
+        ``"cli"``, and this reads them as they are).
+
         Raises :class:`~kimi_ext.HistoryError` (``index`` None) saying what is wrong when
         the text is not such a save, or is damaged.
         """

@@ -1,4 +1,8 @@
-"""``python -m kimi_ext.testing [--port N] [--api-key KEY]``: run a stand-in until Ctrl-C."""
+"""``python -m kimi_ext.testing [--port N] [--api-key KEY]``: run a stand-in until Ctrl-C.
+
+Its exit codes are those of ``kimi stand-in`` (the table in ``kimi --help``): 0 after
+Ctrl-C, 2 for a bad command line (``--port 70000``), 7 when the port cannot be listened on.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,13 @@ from collections.abc import Sequence
 
 from kimi_ext.testing.standin import serve_forever
 
-EXIT_CANNOT_LISTEN = 2
+EXIT_USAGE = 2  # argparse's, as kimi_ext.cli.EXIT_USAGE
+EXIT_CANNOT_LISTEN = 7  # as kimi_ext.cli.EXIT_STANDIN (the cli sits above this layer)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Serve until Ctrl-C (0); one line on stderr and 2 when the port cannot be bound."""
+    """Serve until Ctrl-C (0); 2 for a bad command line (a port outside 0-65535); one
+    line on stderr and 7 when the port cannot be listened on."""
     parser = argparse.ArgumentParser(
         prog="python -m kimi_ext.testing",
         description="Run an offline stand-in for the Kimi API on 127.0.0.1.",
@@ -23,11 +29,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         serve_forever(port=args.port, api_key=args.api_key)
     except (OSError, OverflowError) as exc:
-        # A busy, forbidden or out-of-range port is the user's to fix: say so in one line
-        # (bind raises OverflowError for a port outside 0-65535).
+        # The user's to fix, said in one line: a port outside 0-65535 (bind raises
+        # OverflowError) is a bad value (2), a busy or forbidden one cannot be listened on.
         reason = getattr(exc, "strerror", None) or str(exc)
         print(f"{parser.prog}: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
-        return EXIT_CANNOT_LISTEN
+        return EXIT_USAGE if isinstance(exc, OverflowError) else EXIT_CANNOT_LISTEN
     return 0
 
 

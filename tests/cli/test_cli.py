@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import Piped
 
 from kimi_ext.cli import EXIT_CODES, EXIT_INTERRUPTED, exit_code
 from kimi_ext.errors import APIStatusError, QuotaExceededError
@@ -89,17 +90,15 @@ def test_save_then_load_resumes_exactly(kimi_standin: KimiStandIn, tmp_path: Pat
     first = kimi(kimi_standin, "--save", str(saved), "Remember: apples")
     assert first.returncode == 0, first.stderr
     data = json.loads(saved.read_text())
-    assert data["format"] == "messages"
+    assert data["kimi_ext"] == "MessagesHistory"  # the format is that of the saved class
     second = kimi(kimi_standin, "--load", str(saved), "--save", str(saved), "What did I say?")
     assert second.returncode == 0, second.stderr
     sent = kimi_standin.requests[-1].json["messages"]
     assert sent[0]["content"] == "Remember: apples"
     thinking = sent[1]["content"][0]
     assert thinking["type"] == "thinking" and thinking["signature"]  # accepted by the stand-in
-    assert (
-        len(json.loads(json.loads(saved.read_text())["history"])["messages"] if False else sent)
-        == 3
-    )
+    assert len(sent) == 3
+    assert len(json.loads(saved.read_text())["items"]) == 4  # both turns, saved again
 
 
 def test_load_rejects_a_different_format(kimi_standin: KimiStandIn, tmp_path: Path) -> None:
@@ -200,24 +199,18 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_conversation(
     kimi_standin.queue(Reply(text="First answer."), Reply(text="x" * 4000))
     kimi_standin.fault(Fault.slow_events(0.05), times=2)
     env = dict(os.environ, KIMI_API_KEY=kimi_standin.api_key, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "kimi_ext.cli", "chat", "--base-url", kimi_standin.base_url, "--save", str(saved)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
-    assert proc.stdin is not None
-    proc.stdin.write("one\ntwo\n")
-    proc.stdin.flush()
-    deadline = time.monotonic() + 20
-    while len(kimi_standin.requests) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)  # the second answer is streaming now
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
+    piped = Piped(["chat", "--base-url", kimi_standin.base_url, "--save", str(saved)], env)
+    piped.write("one\ntwo\n")
+    piped.read_until("First answer.\n")
+    piped.read_until("xxxx")  # the second answer is streaming now (an event, not a delay)
+    assert len(kimi_standin.requests) == 2
+    piped.proc.send_signal(signal.SIGINT)
+    proc = piped.finish()
+    err = proc.stderr
     assert proc.returncode == EXIT_INTERRUPTED
     assert f"interrupted; {saved} holds the conversation up to the last complete answer" in err
     assert "Traceback" not in err
-    history = json.loads(json.loads(saved.read_text())["history"])
-    text = json.dumps(history)
+    text = json.dumps(json.loads(saved.read_text())["items"])
     assert "First answer." in text and "two" not in text  # the finished turn only
 
 
@@ -280,11 +273,9 @@ def test_a_tampered_saved_history_is_refused_before_sending(
     kimi_standin.queue(Reply(text="Noted."))
     assert kimi(kimi_standin, "--save", str(saved), "Remember apples").returncode == 0
     data = json.loads(saved.read_text())
-    history = json.loads(data["history"])
-    text = json.dumps(history).replace("Thinking it over", "Thinking it ovex")
-    assert text != json.dumps(history), "the saved thinking text must be there to tamper with"
-    data["history"] = text
-    saved.write_text(json.dumps(data))
+    text = json.dumps(data).replace("Thinking it over", "Thinking it ovex")
+    assert text != json.dumps(data), "the saved thinking text must be there to tamper with"
+    saved.write_text(text)
     sent_before = len(kimi_standin.requests)
     run = kimi(kimi_standin, "--load", str(saved), "again")
     assert run.returncode == CODE["HistoryError"], run.stderr

@@ -9,10 +9,10 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from cli_helpers import Piped
 
 import kimi_ext
 from kimi_ext.cli import EXIT_INTERRUPTED, EXIT_STANDIN, EXIT_USAGE
@@ -83,8 +83,9 @@ def test_json_prints_the_whole_result(kimi_standin: KimiStandIn, fmt: str, strea
     text = json.dumps(result)
     assert "Forty-two." in text and "Deep thought." in text
     assert "usage" in result
+    raw = result["raw"]  # the wire JSON, inside the envelope
     assert {"chat": "chat.completion", "messages": "message", "responses": "response"}[fmt] == (
-        result["object"] if fmt != "messages" else result["type"]
+        raw["object"] if fmt != "messages" else raw["type"]
     )
     assert "Deep thought." not in proc.stderr  # it is in the document; not printed twice
 
@@ -95,7 +96,8 @@ def test_json_lines_for_piped_turns(kimi_standin: KimiStandIn) -> None:
                env=env_for(kimi_standin), input="first\nsecond\n")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     docs = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [d["choices"][0]["message"]["content"] for d in docs] == ["One.", "Two."]
+    assert [d["raw"]["choices"][0]["message"]["content"] for d in docs] == ["One.", "Two."]
+    assert [d["text"] for d in docs] == ["One.", "Two."]
 
 
 def test_commands_in_piped_input_are_not_sent(kimi_standin: KimiStandIn) -> None:
@@ -211,21 +213,15 @@ def test_the_stand_in_command_serves_kimi_chat(tmp_path: Path) -> None:
 def interrupt_first_turn(standin: KimiStandIn, *args: str) -> subprocess.CompletedProcess[str]:
     standin.queue(Reply(text="y" * 4000, reasoning="r" * 200))
     standin.fault(Fault.slow_events(0.05))
-    proc = subprocess.Popen(
-        [*CLI, "chat", "--base-url", standin.base_url, *args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=env_for(standin),
-    )  # fmt: skip
-    assert proc.stdin is not None
-    proc.stdin.write("first question\n")
-    proc.stdin.flush()
-    deadline = time.monotonic() + 20
-    while not standin.requests and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)  # the answer is streaming now
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    sent_before = len(standin.requests)  # a test may have used the stand-in already
+    proc = Piped(["chat", "--base-url", standin.base_url, *args], env_for(standin))
+    proc.write("first question\n")
+    # The events of this turn, not earlier ones: its answer is arriving on stdout (which
+    # carries nothing else), so the CLI is well past its start-up and inside the turn.
+    proc.read_until("yyyy")
+    assert len(standin.requests) == sent_before + 1
+    proc.proc.send_signal(signal.SIGINT)
+    return proc.finish()
 
 
 def test_ctrl_c_during_the_first_turn_says_nothing_was_saved(

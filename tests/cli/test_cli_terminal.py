@@ -14,6 +14,9 @@ import termios
 import time
 from pathlib import Path
 
+import pytest
+from cli_helpers import interrupt_at
+
 import kimi_ext
 from kimi_ext.cli import EXIT_INTERRUPTED
 from kimi_ext.testing import Fault, KimiStandIn, Reply
@@ -30,10 +33,12 @@ def _controlling_terminal() -> None:
 class Terminal:
     """``kimi chat`` on a pty: type keys, read the screen."""
 
-    def __init__(self, standin: KimiStandIn, *args: str) -> None:
+    def __init__(self, standin: KimiStandIn, *args: str, setup: Path | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KIMI_")}
         env.update(KIMI_API_KEY=standin.api_key, PYTHONUNBUFFERED="1", TERM="xterm")
         env.pop("INPUTRC", None)
+        if setup is not None:  # a Ctrl-C during start-up (see cli_helpers.interrupt_at)
+            interrupt_at(setup, env, os.environ["KIMI_TEST_SIGINT_AT"], wait=True)
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kimi_ext.cli", "chat", "--base-url", standin.base_url, *args],
@@ -57,6 +62,17 @@ class Terminal:
                 self.screen += chunk
         assert self.screen.count(marker) >= count, f"no {marker!r} in {self.screen!r}"
         return self.screen
+
+    def waiting(self, timeout: float = 20) -> None:
+        """Wait until the process sleeps in the kernel (Linux /proc): after a key's echo,
+        that is readline back in its select(). A Ctrl-C that lands between the echo and
+        that select() is only seen at the next key (CPython's readline loop), which no
+        person typing could hit, but a test that types at once can."""
+        stat = Path(f"/proc/{self.proc.pid}/stat")
+        end = time.monotonic() + timeout
+        while stat.exists() and stat.read_text().rpartition(")")[2].split()[0] != "S":
+            assert time.monotonic() < end, "the process never waited for input"
+            select.select([], [], [], 0.01)  # poll the state, not a delay for it to change
 
     def type(self, keys: bytes) -> None:
         os.write(self.master, keys)
@@ -152,7 +168,9 @@ def test_effort_model_and_save_commands(kimi_standin: KimiStandIn, tmp_path: Pat
     assert body["model"] == "kimi-k3.1-pro-highspeed"
     assert body["reasoning"]["effort"] == "high"
     data = json.loads(saved.read_text())
-    assert data["format"] == "responses" and "Done." in data["history"]
+    assert data["kimi_ext"] == "ResponsesHistory" and "Done." in json.dumps(data["items"])
+    assert data["cli"]["model"] == "kimi-k3.1-pro-highspeed"  # restored by --load
+    assert data["cli"]["effort"] == "high"
 
 
 def test_a_failed_turn_keeps_the_session(kimi_standin: KimiStandIn) -> None:
@@ -176,7 +194,8 @@ def test_ctrl_c_at_the_prompt_drops_the_line(kimi_standin: KimiStandIn) -> None:
     term = Terminal(kimi_standin)
     term.prompt(1)
     term.type(b"half a thought")
-    time.sleep(0.2)
+    term.read_until(b"half a thought")  # readline has the line (echoed) ...
+    term.waiting()  # ... and waits for the next key: now the Ctrl-C
     term.type(CTRL_C)
     term.prompt(2)
     assert b"(/exit or Ctrl-D to leave)" in term.screen
@@ -202,3 +221,20 @@ def test_ctrl_c_during_the_first_turn_says_only_what_is_true(
     )
     assert b"kept in" not in term.screen and b"Traceback" not in term.screen
     assert not saved.exists()
+
+
+@pytest.mark.parametrize("at", ["import argparse", "import readline"])
+def test_ctrl_c_typed_while_starting_exits_130_quietly(
+    kimi_standin: KimiStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, at: str
+) -> None:
+    # At `at` (kimi_ext.cli being imported; the line editor loaded just before the first
+    # prompt) the start-up waits for the Ctrl-C typed here.
+    monkeypatch.setenv("KIMI_TEST_SIGINT_AT", at)
+    term = Terminal(kimi_standin, setup=tmp_path)
+    term.read_until(f"<<starting: {at}>>".encode())
+    term.type(CTRL_C)
+    assert term.finish() == EXIT_INTERRUPTED
+    rest = term.screen.split(b">>", 1)[1]
+    assert rest.replace(b"^C", b"").strip() == b"interrupted"
+    assert b"Traceback" not in term.screen and b"you> " not in term.screen
+    assert kimi_standin.requests == []

@@ -340,6 +340,19 @@ def test_loads_refuses_other_documents() -> None:
         ChatHistory.loads(json.dumps({"kimi_ext": "ChatHistory", "version": 99}))
 
 
+@pytest.mark.parametrize("kind", ["chat", "messages", "responses"])
+def test_loads_ignores_keys_it_does_not_write(kind: str) -> None:
+    # The `kimi` command saves this document with its settings beside it (under "cli"):
+    # loads() reads such a file as it is.
+    history: Any = {"chat": _full_chat, "messages": MessagesHistory,
+                    "responses": ResponsesHistory}[kind]()  # fmt: skip
+    doc = {"cli": {"version": 1, "model": "kimi-k3.1-pro", "effort": "low"}}
+    doc.update(json.loads(history.dumps()), note="kept by the writer, ignored here")
+    restored = type(history).loads(json.dumps(doc))
+    assert restored == history
+    assert restored.dumps() == history.dumps()  # nothing of the extra keys is taken in
+
+
 def test_to_wire_returns_the_stored_messages_without_copies() -> None:
     history = _full_chat()
     out = history.to_wire()
