@@ -281,6 +281,7 @@ def test_the_exit_table_covers_every_code_and_is_in_the_help_and_the_readme() ->
 @pytest.mark.parametrize(
     "at",
     [
+        "import httpx",  # the first heavy import (the package's names load lazily)
         "import argparse",  # while kimi_ext.cli is imported
         "open messages.json",  # while the format's contract is read
         "import httpcore",  # while the client is built
