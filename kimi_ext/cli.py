@@ -89,6 +89,7 @@ DEFAULT_MODEL = "kimi-k3.1-pro"
 DEFAULT_MAX_TOKENS = 32_768
 
 EXIT_USAGE = 2  # a bad command line: argparse's own code, and that of RequestValidationError
+EXIT_SETUP = 6  # the setup cannot be used: no key, a bad address, a file that cannot be used
 EXIT_STANDIN = 7  # the stand-in could not listen on its port (python -m kimi_ext.testing too)
 
 # Narrowest class first: the first match decides the exit code. One code per kind of
@@ -98,7 +99,7 @@ EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
     (errors.RequestValidationError, EXIT_USAGE),
     (errors.HistoryError, 4),
     (errors.StructuredOutputError, 5),
-    (errors.ClientConfigError, 6),
+    (errors.ClientConfigError, EXIT_SETUP),
     (errors.AuthenticationError, 10),
     (errors.PermissionDeniedError, 11),
     (errors.NotFoundError, 12),
@@ -126,9 +127,9 @@ EXIT_TABLE: tuple[tuple[str, str], ...] = (
     ("4", "the conversation would be refused (HistoryError, e.g. an edited --load file)"),
     ("5", "the answer does not match --json-schema (StructuredOutputError)"),
     (
-        "6",
+        f"{EXIT_SETUP}",
         "setup: no API key, an unusable address (--base-url or KIMI_BASE_URL), a file "
-        "named by --load or --json-schema that cannot be used (ClientConfigError)",
+        "named by --load, --json-schema or --script that cannot be used (ClientConfigError)",
     ),
     (f"{EXIT_STANDIN}", "the stand-in cannot listen on its port (busy or not allowed)"),
     (
@@ -736,6 +737,7 @@ _port = _number_type(
 STANDIN_HOWTO = """\
 offline, with no key and no network:
   kimi stand-in --port 8765                  # in one terminal; prints its address and key
+  kimi stand-in --script replies.json        # answer from a script file (rules and replies)
   KIMI_API_KEY=test-key kimi chat --base-url http://127.0.0.1:8765 "Hello"   # in another"""
 
 
@@ -843,15 +845,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     standin.add_argument("--port", type=_port, default=0, help="port (0: any free port)")
     standin.add_argument("--api-key", default="test-key", help="the key it accepts")
+    standin.add_argument(
+        "--script",
+        metavar="FILE",
+        help="answer from a JSON script file of rules, replies and faults (see the README)",
+    )
     return parser
 
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
-    from kimi_ext.testing import serve_forever
+    from kimi_ext.testing import ScriptError, serve_forever
 
     try:
-        serve_forever(port=args.port, api_key=args.api_key)
+        serve_forever(port=args.port, api_key=args.api_key, script=args.script)
+    except ScriptError as exc:
+        # Read before the port is bound: a broken file serves nothing.
+        print(f"kimi: stand-in: {exc}", file=sys.stderr)
+        return EXIT_SETUP
     except OSError as exc:
         reason = exc.strerror or str(exc)
         print(f"kimi: stand-in: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)

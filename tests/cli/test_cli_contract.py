@@ -16,7 +16,14 @@ import pytest
 from cli_helpers import CLI, Piped, interrupt_at
 
 from kimi_ext import ChatHistory, KimiError, MessagesHistory, ResponsesHistory
-from kimi_ext.cli import EXIT_CODES, EXIT_INTERRUPTED, EXIT_STANDIN, EXIT_TABLE, EXIT_USAGE
+from kimi_ext.cli import (
+    EXIT_CODES,
+    EXIT_INTERRUPTED,
+    EXIT_SETUP,
+    EXIT_STANDIN,
+    EXIT_TABLE,
+    EXIT_USAGE,
+)
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 
 HISTORY = {"chat": ChatHistory, "messages": MessagesHistory, "responses": ResponsesHistory}
@@ -251,6 +258,38 @@ def test_both_stand_in_commands_exit_7_on_a_busy_port() -> None:
             for command in ([*CLI, "stand-in"], [sys.executable, "-m", "kimi_ext.testing"])
         }  # fmt: skip
     assert codes == {"stand-in": EXIT_STANDIN, "kimi_ext.testing": EXIT_STANDIN}
+
+
+def test_stand_in_serves_a_script_file_and_refuses_a_broken_one(tmp_path: Path) -> None:
+    script = tmp_path / "replies.json"
+    script.write_text(json.dumps({"rules": [{"when": {"text": "ping"}, "reply": "pong"}]}))
+    proc = subprocess.Popen(
+        [*CLI, "stand-in", "--script", str(script)], stdout=subprocess.PIPE, text=True,
+        env=env_for(),
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        base_url = proc.stdout.readline().rsplit(" ", 1)[-1].strip()
+        key = proc.stdout.readline().rsplit(" ", 1)[-1].strip()
+        assert proc.stdout.readline().startswith(f"Script: {script} (1 rules")
+        done = subprocess.run(
+            [*CLI, "chat", "--base-url", base_url, "--no-stream", "ping?"],
+            capture_output=True, text=True, env={**env_for(), "KIMI_API_KEY": key}, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "pong"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+    script.write_text(json.dumps({"rules": [{"when": {"text": 5}, "reply": "x"}]}))
+    broken = subprocess.run(
+        [*CLI, "stand-in", "--script", str(script)], capture_output=True, text=True,
+        env=env_for(), timeout=60,
+    )  # fmt: skip
+    assert broken.returncode == EXIT_SETUP
+    assert broken.stdout == ""  # nothing was served
+    (line,) = broken.stderr.strip().splitlines()
+    assert str(script) in line and "rules[0].when.text" in line
 
 
 def test_the_exit_table_covers_every_code_and_is_in_the_help_and_the_readme() -> None:
