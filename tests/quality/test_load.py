@@ -108,11 +108,17 @@ async def settle(standin: KimiStandIn) -> int:
     per thread the stand-in started, kept by coverage) are not ours and are left out."""
     standin.reset()
     standin.responder = reply_for
-    # The stand-in's threads of closed connections end on their own: wait until they have
-    # (the pooled connections keep theirs), however slow a loaded machine makes that.
+    # Wait, however slow a loaded machine makes it, until the stand-in's threads of closed
+    # connections have ended (the pooled connections keep theirs) and no task but this one
+    # is left (the loop turns at least once: until the done callbacks of the finished
+    # tasks have run, it holds them and their results; closing a stream's async generators
+    # may start tasks of its own).
     give_up = time.monotonic() + SETTLE
-    while threading.active_count() > KEEP_ALIVE + 2 and time.monotonic() < give_up:
+    while True:
         await asyncio.sleep(0.02)
+        settled = threading.active_count() <= KEEP_ALIVE + 2 and len(asyncio.all_tasks()) == 1
+        if settled or time.monotonic() > give_up:
+            break
     gc.collect()
     snapshot = tracemalloc.take_snapshot().filter_traces(
         [tracemalloc.Filter(False, "*/coverage/*"), tracemalloc.Filter(False, tracemalloc.__file__)]
