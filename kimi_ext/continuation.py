@@ -14,6 +14,12 @@ resume a stream that broke before it finished.
     except kimi_ext.IncompleteStreamError as error:
         final = kimi_ext.resume(client, error, **request)   # partial text + continuation
 
+    # ... or show the continuation as it arrives (the partial text is already on screen):
+    with kimi_ext.resume(client, error, stream=True, **request) as more:
+        for text in more.text_stream:          # only the new text
+            print(text, end="")
+        final = more.get_final_message()       # partial text + continuation
+
 Chat sends ``{"role": "assistant", "content": prefix, "partial": true}`` as the final
 message; Messages sends the prefix as a final assistant message, which the model continues
 (trailing whitespace is not sent: the format rejects a final assistant turn ending in
@@ -26,23 +32,39 @@ and ``history.add(result)`` records the whole turn. ``.prefix`` is the text sent
 :func:`resume` takes an :class:`~kimi_ext.IncompleteStreamError` (or its ``.partial``) and
 the request that was cut; the visible text received so far becomes the prefix. When the
 stream broke before any visible text (during reasoning), there is nothing to continue and
-the request is simply sent again. With ``stream=True`` the continuation is streamed too; if
-it breaks as well, the IncompleteStreamError raised carries the combined partial, so
-``resume`` can be called again with it. Responses has no partial mode: resume raises
-TypeError for a Response.
+the request is simply sent again. When the partial's answer had already finished (a Chat
+``finish_reason``, a Messages ``stop_reason``: the connection broke after it, before the
+terminal event) nothing is sent: the partial itself is the result.
+
+With ``stream=True``, resume returns a stream (:class:`ResumedChatStream` /
+:class:`ResumedMessageStream`; ``Async...`` with an AsyncKimi) used like the format's own:
+a context manager (``with`` / ``async with``) to iterate for the continuation's events,
+with ``.text_stream``, ``.reasoning_stream`` and ``.fragments``, and the final getter
+(``get_final_completion()`` / ``get_final_message()``) giving the joined result. Its
+``text_stream`` (and the text of ``fragments``) yields only the new text, what follows
+``partial.text`` (which a UI already shows): for Messages, the whitespace the model writes
+again at the start, where the prefix sent lost it, is not yielded a second time. If the
+continuation breaks as well, the IncompleteStreamError raised carries the combined partial,
+so ``resume`` can be called again with it. Responses has no partial mode: resume raises
+:class:`~kimi_ext.ContinuationUnsupportedError` (a TypeError) for a Response; send the
+request again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, Literal, Protocol, overload
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from types import TracebackType
+from typing import Any, Literal, Protocol, Self, TypeVar, overload
 
 from kimi_ext._core.format import Continuation, Format
 from kimi_ext._core.result import Result
+from kimi_ext._core.streaming import StreamEvent
 from kimi_ext.chat.continued import ContinuedChatCompletion
-from kimi_ext.errors import IncompleteStreamError
+from kimi_ext.chat.result import ChatCompletion
+from kimi_ext.errors import ContinuationUnsupportedError, IncompleteStreamError
 from kimi_ext.formats import format_of
 from kimi_ext.messages.continued import ContinuedMessage
+from kimi_ext.messages.result import Message
 
 
 class _SyncClient(Protocol):
@@ -56,17 +78,27 @@ class _AsyncClient(Protocol):
 
 
 __all__ = [
+    "AsyncResumedChatStream",
+    "AsyncResumedMessageStream",
     "ContinuedChatCompletion",
     "ContinuedMessage",
+    "ResumedChatStream",
+    "ResumedMessageStream",
     "acontinue_answer",
     "continue_answer",
     "resume",
 ]
 
+T = TypeVar("T")
+
 
 def _rules(fmt: Format[Any, Any, Any]) -> Continuation:
     if fmt.continuation is None:
-        raise TypeError("only Chat (partial mode) and Messages can continue an answer")
+        raise ContinuationUnsupportedError(
+            f"the {fmt.name} format cannot continue an answer from a prefix: only Chat "
+            "(partial mode) and Messages (continuation) can; send the request again "
+            "(create() or stream())"
+        )
     return fmt.continuation
 
 
@@ -84,87 +116,439 @@ async def acontinue_answer(resource: Any, *, prefix: str, **params: Any) -> Resu
     return rules.joined(sent, await resource.create(**request))
 
 
-def _plan(
-    client: Any, error: IncompleteStreamError | Result, params: dict[str, Any]
-) -> tuple[Any, Continuation, str, dict[str, Any]]:
-    partial = error.partial if isinstance(error, IncompleteStreamError) else error
-    fmt = format_of(partial) if isinstance(partial, Result) else None
-    if fmt is None or fmt.continuation is None:
-        raise TypeError(
-            f"cannot resume a {type(partial).__name__}: only Chat (partial mode) and Messages "
-            "(continuation) can continue an answer; send the request again"
-        )
-    params = dict(params)
-    params.pop("stream", None)
-    if params.get("model") is None and partial.model:
-        params["model"] = partial.model
-    return fmt.resource_of(client), fmt.continuation, partial.text, params
+def _finished(partial: Result) -> bool:
+    """Whether the partial's answer (the first choice, for Chat) had already finished."""
+    if isinstance(partial, ChatCompletion):
+        return bool(partial.finish_reason)
+    return isinstance(partial, Message) and bool(partial.stop_reason)
+
+
+class _Plan:
+    """What resume needs: the resource, the format's rules, the partial, the params."""
+
+    __slots__ = ("finished", "params", "partial", "resource", "rules")
+
+    def __init__(self, client: Any, error: IncompleteStreamError | Result, params: Any) -> None:
+        partial = error.partial if isinstance(error, IncompleteStreamError) else error
+        fmt = format_of(partial) if isinstance(partial, Result) else None
+        if fmt is None or fmt.continuation is None:
+            raise ContinuationUnsupportedError(
+                f"cannot resume a {type(partial).__name__}: only Chat (partial mode) and "
+                "Messages (continuation) can continue an answer; send the request again "
+                "(create() or stream()) for a whole new answer"
+            )
+        params = dict(params)
+        params.pop("stream", None)
+        if params.get("model") is None and partial.model:
+            params["model"] = partial.model
+        self.resource: Any = fmt.resource_of(client)
+        self.rules: Continuation = fmt.continuation
+        self.partial: Result = partial
+        self.params: dict[str, Any] = params
+        self.finished = _finished(partial)
 
 
 def _broken(broken: IncompleteStreamError, rules: Continuation, sent: str) -> IncompleteStreamError:
     """The error of a continuation stream that broke too: its partial joined to the prefix,
     so ``resume`` can be called again with it."""
     return IncompleteStreamError(
-        str(broken), partial=rules.joined(sent, broken.partial), request=broken.request
+        str(broken),
+        partial=rules.joined(sent, broken.partial),
+        request=broken.request,
+        timed_out=broken.timed_out,
     )
 
 
-def _resume_sync(client: Any, error: Any, stream: bool, params: dict[str, Any]) -> Result:
-    resource, rules, prefix, params = _plan(client, error, params)
-    if not stream:
-        return continue_answer(resource, prefix=prefix, **params)
-    sent, request = rules.request(prefix, params)
-    try:
-        with resource.stream(**request) as s:
-            final = getattr(s, resource.format.final_getter)()
-    except IncompleteStreamError as broken:
-        raise _broken(broken, rules, sent) from broken
-    return rules.joined(sent, final)
+def _resume_sync(client: Any, error: Any, stream: bool, params: dict[str, Any]) -> Any:
+    plan = _Plan(client, error, params)
+    if stream:
+        return _STREAMS[plan.resource.format.final_getter][0](plan)
+    if plan.finished:
+        return plan.partial  # nothing more to ask for: no request
+    return continue_answer(plan.resource, prefix=plan.partial.text, **plan.params)
 
 
-async def _resume_async(client: Any, error: Any, stream: bool, params: dict[str, Any]) -> Result:
-    resource, rules, prefix, params = _plan(client, error, params)
-    if not stream:
-        return await acontinue_answer(resource, prefix=prefix, **params)
-    sent, request = rules.request(prefix, params)
-    try:
-        async with resource.stream(**request) as s:
-            final = await getattr(s, resource.format.final_getter)()
-    except IncompleteStreamError as broken:
-        raise _broken(broken, rules, sent) from broken
-    return rules.joined(sent, final)
+async def _resume_async(plan: _Plan) -> Result:
+    if plan.finished:
+        return plan.partial
+    return await acontinue_answer(plan.resource, prefix=plan.partial.text, **plan.params)
+
+
+class _Skip:
+    """Drops, from the start of the continuation's text, the whitespace the Messages prefix
+    lost when it was sent (the model writes it again), so what is yielded follows the
+    partial's text exactly."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: str) -> None:
+        self.left = left
+
+    def __call__(self, text: str) -> str:
+        left = self.left
+        if not left:
+            return text
+        same = 0
+        for a, b in zip(left, text, strict=False):
+            if a != b:
+                break
+            same += 1
+        # Once the continuation departs from the lost whitespace, nothing more is dropped.
+        self.left = left[same:] if same == len(text) else ""
+        return text[same:]
+
+
+class _ResumedCore:
+    """What the sync and async resumed streams share: the plan, errors, the joined result."""
+
+    def __init__(self, plan: _Plan) -> None:
+        self._plan = plan
+        self._manager: Any = None
+        self._error: IncompleteStreamError | None = None
+        self._cause: IncompleteStreamError | None = None
+        self._final_result: Result | None = plan.partial if plan.finished else None
+        # The partial resumed, and the prefix sent: its visible text (for Messages without
+        # the trailing whitespace); the partial's text when it had finished (nothing sent).
+        self.partial: Result = plan.partial
+        self.prefix: str = plan.partial.text
+        if plan.finished:
+            return
+        self.prefix, request = plan.rules.request(plan.partial.text, plan.params)
+        self._skip = _Skip(plan.partial.text[len(self.prefix) :])
+        self._manager = plan.resource.stream(**request)  # validated now, sent on entry
+
+    def _joined_error(self, broken: IncompleteStreamError) -> IncompleteStreamError:
+        """The continuation broke: the error raised carries the combined partial (the same
+        error object each time it is raised again)."""
+        if self._cause is not broken or self._error is None:
+            self._cause = broken
+            self._error = _broken(broken, self._plan.rules, self.prefix)
+        return self._error
+
+    def _joined(self, final: Result) -> Result:
+        if self._final_result is None:
+            self._final_result = self._plan.rules.joined(self.prefix, final)
+        return self._final_result
+
+
+class ResumedStream(_ResumedCore):
+    """The stream :func:`resume` returns with ``stream=True`` (sync): a context manager
+    whose body sends the continuation request; iterate it for the continuation's events,
+    or read ``text_stream`` (only the new text), ``reasoning_stream``, ``fragments``.
+    Without ``with``, the request is sent on first use and the response closed at the
+    end of the stream."""
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__(plan)
+        self._stream: Any = None
+        self._events: Iterator[StreamEvent] | None = None
+
+    def _open(self) -> Any:
+        if self._stream is None and self._manager is not None:
+            self._stream = self._manager.__enter__()
+        return self._stream
+
+    def _guard(self, items: Callable[[Any], Iterator[T]]) -> Iterator[T]:
+        if self._error is not None:
+            raise self._error
+        stream = self._open()
+        if stream is None:  # a finished partial: nothing more comes
+            return
+        try:
+            yield from items(stream)
+        except IncompleteStreamError as broken:
+            raise self._joined_error(broken) from broken
+
+    def __enter__(self) -> Self:
+        self._open()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the continuation's response (idempotent). Unread events are lost."""
+        if self._stream is not None:
+            self._stream.close()
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        if self._error is not None:
+            raise self._error
+        if self._events is None:
+            self._events = self._guard(iter)
+        return self._events
+
+    def __next__(self) -> StreamEvent:
+        return next(iter(self))
+
+    @property
+    def text_stream(self) -> Iterator[str]:
+        """The new visible text, fragment by fragment: what follows ``partial.text``."""
+        skip = self._skip if self._manager is not None else None
+        for text in self._guard(lambda s: s.text_stream):
+            text = skip(text) if skip is not None else text
+            if text:
+                yield text
+
+    @property
+    def reasoning_stream(self) -> Iterator[str]:
+        """The continuation's reasoning, fragment by fragment."""
+        return self._guard(lambda s: s.reasoning_stream)
+
+    @property
+    def fragments(self) -> Iterator[tuple[str, str]]:
+        """``("reasoning" | "text", fragment)`` pairs of the continuation, in arrival order
+        (the text is the new text, as in ``text_stream``)."""
+        skip = self._skip if self._manager is not None else None
+        for kind, text in self._guard(lambda s: s.fragments):
+            if kind == "text" and skip is not None:
+                text = skip(text)
+                if not text:
+                    continue
+            yield kind, text
+
+    @property
+    def current(self) -> Result:
+        """A snapshot: the partial's text joined to the continuation received so far."""
+        stream = self._stream
+        if self._final_result is not None or stream is None:
+            return self._final_result or self.partial
+        return self._plan.rules.joined(self.prefix, stream.current)
+
+    def _final(self) -> Any:
+        if self._final_result is not None:
+            return self._final_result
+        getter = self._plan.resource.format.final_getter
+        try:
+            final = getattr(self._open(), getter)()
+        except IncompleteStreamError as broken:
+            raise self._joined_error(broken) from broken
+        return self._joined(final)
+
+
+# sync/async twin of ResumedStream: keep the two in step.
+class AsyncResumedStream(_ResumedCore):
+    """The ``async`` twin of :class:`ResumedStream` (``async with``, ``async for``)."""
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__(plan)
+        self._stream: Any = None
+        self._events: AsyncIterator[StreamEvent] | None = None
+
+    async def _open(self) -> Any:
+        if self._stream is None and self._manager is not None:
+            self._stream = await self._manager.__aenter__()
+        return self._stream
+
+    async def _guard(self, items: Callable[[Any], AsyncIterator[T]]) -> AsyncIterator[T]:
+        if self._error is not None:
+            raise self._error
+        stream = await self._open()
+        if stream is None:
+            return
+        try:
+            async for item in items(stream):
+                yield item
+        except IncompleteStreamError as broken:
+            raise self._joined_error(broken) from broken
+
+    async def __aenter__(self) -> Self:
+        await self._open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the continuation's response (idempotent). Unread events are lost."""
+        if self._stream is not None:
+            await self._stream.aclose()
+
+    close = aclose
+
+    def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        if self._error is not None:
+            raise self._error
+        if self._events is None:
+            self._events = self._guard(lambda s: s.__aiter__())
+        return self._events
+
+    async def __anext__(self) -> StreamEvent:
+        return await self.__aiter__().__anext__()
+
+    @property
+    def text_stream(self) -> AsyncIterator[str]:
+        """The new visible text, fragment by fragment: what follows ``partial.text``."""
+        return self._texts()
+
+    async def _texts(self) -> AsyncIterator[str]:
+        skip = self._skip if self._manager is not None else None
+        async for text in self._guard(lambda s: s.text_stream):
+            text = skip(text) if skip is not None else text
+            if text:
+                yield text
+
+    @property
+    def reasoning_stream(self) -> AsyncIterator[str]:
+        """The continuation's reasoning, fragment by fragment."""
+        return self._guard(lambda s: s.reasoning_stream)
+
+    @property
+    def fragments(self) -> AsyncIterator[tuple[str, str]]:
+        """``("reasoning" | "text", fragment)`` pairs of the continuation (see the sync one)."""
+        return self._fragments()
+
+    async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
+        skip = self._skip if self._manager is not None else None
+        async for kind, text in self._guard(lambda s: s.fragments):
+            if kind == "text" and skip is not None:
+                text = skip(text)
+                if not text:
+                    continue
+            yield kind, text
+
+    @property
+    def current(self) -> Result:
+        """A snapshot: the partial's text joined to the continuation received so far."""
+        stream = self._stream
+        if self._final_result is not None or stream is None:
+            return self._final_result or self.partial
+        return self._plan.rules.joined(self.prefix, stream.current)
+
+    async def _final(self) -> Any:
+        if self._final_result is not None:
+            return self._final_result
+        getter = self._plan.resource.format.final_getter
+        try:
+            final = await getattr(await self._open(), getter)()
+        except IncompleteStreamError as broken:
+            raise self._joined_error(broken) from broken
+        return self._joined(final)
+
+
+class ResumedChatStream(ResumedStream):
+    """A resumed Chat stream; ``get_final_completion()`` gives the whole answer: a
+    :class:`ContinuedChatCompletion` (or the partial itself, when it had finished)."""
+
+    def get_final_completion(self) -> ChatCompletion:
+        """Read the rest of the continuation; the partial's text joined to it."""
+        result: ChatCompletion = self._final()
+        return result
+
+
+class ResumedMessageStream(ResumedStream):
+    """A resumed Messages stream; ``get_final_message()`` gives the whole answer: a
+    :class:`ContinuedMessage` (or the partial itself, when it had finished)."""
+
+    def get_final_message(self) -> Message:
+        """Read the rest of the continuation; the partial's text joined to it."""
+        result: Message = self._final()
+        return result
+
+
+class AsyncResumedChatStream(AsyncResumedStream):
+    """The ``async`` twin of :class:`ResumedChatStream`."""
+
+    async def get_final_completion(self) -> ChatCompletion:
+        """Read the rest of the continuation; the partial's text joined to it."""
+        result: ChatCompletion = await self._final()
+        return result
+
+
+class AsyncResumedMessageStream(AsyncResumedStream):
+    """The ``async`` twin of :class:`ResumedMessageStream`."""
+
+    async def get_final_message(self) -> Message:
+        """Read the rest of the continuation; the partial's text joined to it."""
+        result: Message = await self._final()
+        return result
+
+
+_STREAMS: dict[str, tuple[type[ResumedStream], type[AsyncResumedStream]]] = {
+    "get_final_completion": (ResumedChatStream, AsyncResumedChatStream),
+    "get_final_message": (ResumedMessageStream, AsyncResumedMessageStream),
+}
+
+_Partial = IncompleteStreamError | Result
 
 
 @overload
 def resume(
-    client: _SyncClient,
-    error: IncompleteStreamError | Result,
-    *,
-    stream: bool = False,
-    **params: Any,
+    client: _SyncClient, error: ChatCompletion, *, stream: Literal[True], **params: Any
+) -> ResumedChatStream: ...
+@overload
+def resume(
+    client: _SyncClient, error: Message, *, stream: Literal[True], **params: Any
+) -> ResumedMessageStream: ...
+@overload
+def resume(
+    client: _SyncClient, error: _Partial, *, stream: Literal[True], **params: Any
+) -> ResumedChatStream | ResumedMessageStream: ...
+@overload
+def resume(
+    client: _SyncClient, error: _Partial, *, stream: Literal[False] = False, **params: Any
 ) -> Result: ...
 @overload
 def resume(
-    client: _AsyncClient,
-    error: IncompleteStreamError | Result,
-    *,
-    stream: bool = False,
-    **params: Any,
+    client: _AsyncClient, error: ChatCompletion, *, stream: Literal[True], **params: Any
+) -> AsyncResumedChatStream: ...
+@overload
+def resume(
+    client: _AsyncClient, error: Message, *, stream: Literal[True], **params: Any
+) -> AsyncResumedMessageStream: ...
+@overload
+def resume(
+    client: _AsyncClient, error: _Partial, *, stream: Literal[True], **params: Any
+) -> AsyncResumedChatStream | AsyncResumedMessageStream: ...
+@overload
+def resume(
+    client: _AsyncClient, error: _Partial, *, stream: Literal[False] = False, **params: Any
 ) -> Awaitable[Result]: ...
+@overload
+def resume(
+    client: _SyncClient, error: _Partial, *, stream: bool, **params: Any
+) -> Result | ResumedChatStream | ResumedMessageStream: ...
+@overload
+def resume(
+    client: _AsyncClient, error: _Partial, *, stream: bool, **params: Any
+) -> Awaitable[Result] | AsyncResumedChatStream | AsyncResumedMessageStream: ...
 def resume(
     client: _SyncClient | _AsyncClient,
-    error: IncompleteStreamError | Result,
+    error: _Partial,
     *,
     stream: bool = False,
     **params: Any,
-) -> Result | Awaitable[Result]:
+) -> Any:
     """Continue the answer a broken stream left in ``error.partial``.
 
     ``params`` are the original request's (``messages=``, ``max_tokens=``...; ``model``
     defaults to the partial's). Returns a :class:`ContinuedChatCompletion` or
-    :class:`ContinuedMessage` whose text is the partial text followed by the continuation.
-    With an :class:`~kimi_ext.AsyncKimi`, returns an awaitable: ``await resume(...)``.
+    :class:`ContinuedMessage` whose text is the partial text followed by the continuation;
+    the partial itself, without a request, when its answer had finished (a Chat
+    ``finish_reason``, a Messages ``stop_reason``). With an :class:`~kimi_ext.AsyncKimi`,
+    returns an awaitable: ``await resume(...)``.
+
+    With ``stream=True``, returns the continuation as a stream (``with`` / ``async with``;
+    see the module docstring): its ``text_stream`` yields only the new text, and
+    ``get_final_completion()`` / ``get_final_message()`` the joined result. If it breaks
+    too, the IncompleteStreamError raised carries the combined partial.
+
+    Raises :class:`~kimi_ext.ContinuationUnsupportedError` (a TypeError) for a Response
+    (Responses cannot continue an answer: send the request again).
     """
     if client.is_async:
-        return _resume_async(client, error, stream, params)
+        plan = _Plan(client, error, params)
+        if stream:
+            return _STREAMS[plan.resource.format.final_getter][1](plan)
+        return _resume_async(plan)
     return _resume_sync(client, error, stream, params)

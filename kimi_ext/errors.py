@@ -29,6 +29,7 @@ __all__ = [
     "ClientConfigError",
     "ClientStateError",
     "ConflictError",
+    "ContinuationUnsupportedError",
     "HistoryError",
     "IncompleteStreamError",
     "InternalServerError",
@@ -186,6 +187,12 @@ class IncompleteStreamError(APIConnectionError):
         self.partial = partial
         self.timed_out = timed_out
         super().__init__(message, request=request)
+
+
+class ContinuationUnsupportedError(KimiError, TypeError):
+    """An answer was to be continued (``resume()``, ``continue_``) in a format that cannot
+    continue one: Responses has no partial mode. Nothing was sent; send the request again
+    to get a whole new answer. (A TypeError too, as this case raised before.)"""
 
 
 class APIStatusError(APIError):

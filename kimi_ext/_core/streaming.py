@@ -13,9 +13,10 @@ when ``.parsed`` is read.
 
 Rules every stream follows:
 
-* It ends cleanly only at its format's terminal event (Chat ``[DONE]``, or a
-  ``finish_reason`` followed by the end of the body; Messages ``message_stop``;
-  Responses ``response.completed`` / ``response.incomplete`` / ``response.failed``).
+* It ends cleanly only at its format's terminal event (Chat ``[DONE]``; Messages
+  ``message_stop``; Responses ``response.completed`` / ``response.incomplete`` /
+  ``response.failed``), or (Chat only) at a clean end of the body once every choice has its
+  ``finish_reason`` (``complete_at_eof``).
   Anything else (the body ends early, the connection breaks, a read times out, the stream
   was closed) raises :class:`~kimi_ext.errors.IncompleteStreamError` whose ``partial`` is
   the result accumulated so far, the same type ``get_final_*()`` returns; a transport

@@ -17,10 +17,13 @@ How chunks are merged (the ways Kimi and its gateways really stream):
   call). Name fragments are concatenated, argument fragments joined exactly as sent.
 * ``usage`` is taken from wherever it arrives: the final usage chunk (empty ``choices``)
   or ``choices[i].usage``; it is reported as the result's top-level ``usage``.
-* ``data: [DONE]`` ends the stream. A stream that ends cleanly after a ``finish_reason``
-  without ``[DONE]`` is accepted as complete, and says so: the completion's
-  ``done_missing`` is True (its ``usage`` is then often None: the final usage chunk, if
-  any, comes just before ``[DONE]``). Any other end raises IncompleteStreamError.
+* ``data: [DONE]`` ends the stream. A body that ends cleanly once every choice has its
+  ``finish_reason`` (the answer is finished), without ``[DONE]``, is accepted as complete,
+  and says so: the completion's ``done_missing`` is True (its ``usage`` is then often
+  None: the final usage chunk, if any, comes just before ``[DONE]``). Any other end raises
+  IncompleteStreamError, a broken connection too, even after the finish_reason (the
+  client cannot tell what else was coming); its ``partial`` then holds the finished
+  answer, which :func:`kimi_ext.resume` returns as it is, without a request.
 * A chunk with an ``error`` object and no choices (or an SSE ``event: error``) raises the
   matching :class:`~kimi_ext.errors.APIStatusError`.
 """
@@ -210,7 +213,7 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.finished = False  # a finish_reason arrived
+        self.finished = False  # every choice received has its finish_reason
         self.usage: dict[str, Any] | None = None
         self._top: dict[str, Any] = {}
         self._top_len = -1  # top-level fields are merged again when their number changes
@@ -288,7 +291,8 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
             if key == "finish_reason":
                 if value:  # rule: some gateways send "" on every chunk
                     state.finish_reason = value
-                    self.finished = True
+                    # rule: the answer is finished when every choice is (n > 1).
+                    self.finished = all(c.finish_reason for c in self._choices.values())
             elif key == "usage":
                 self.usage = value
             elif key == "logprobs":
@@ -301,6 +305,7 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
         # The first choice feeds text_stream and reasoning_stream.
         state = _Choice(index, index == 0)
         self._choices[index] = state
+        self.finished = False  # this choice has no finish_reason yet
         return state
 
     def _merge_top(self, data: dict[str, Any]) -> None:
@@ -316,7 +321,8 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
         self.terminal = True  # rule: [DONE] is Chat's terminal event
 
     def complete_at_eof(self) -> bool:
-        # rule: a clean end after a finish_reason is complete (done_missing says so).
+        # rule: a clean end once every choice has its finish_reason is complete
+        # (done_missing says so); a broken connection is not (see the module docstring).
         return self.terminal or self.finished
 
     def result(self, response: httpx.Response | None) -> ChatCompletion:

@@ -10,6 +10,10 @@ How events are assembled:
 * ``message_start`` gives the message (id, model, usage...); ``message_delta`` sets
   ``stop_reason``, ``stop_sequence`` (and any other delta field) and its ``usage`` is
   merged over the start usage (non-null values win); ``message_stop`` ends the stream.
+  Any other end raises IncompleteStreamError, even after a ``message_delta`` that set the
+  ``stop_reason`` (unlike Chat's finish_reason without ``[DONE]``, no gateway is known to
+  leave ``message_stop`` out); such a ``partial`` holds the finished answer, which
+  :func:`kimi_ext.resume` returns as it is, without a request.
 * Content blocks are kept per ``index`` in the order they started. ``text_delta``,
   ``thinking_delta`` and ``signature_delta`` fragments are joined into ``text``,
   ``thinking`` and ``signature``; ``citations_delta`` citations are appended to

@@ -20,11 +20,14 @@ from kimi_ext import (
     MessagesHistory,
     Response,
 )
+from kimi_ext.chat import ChatStreamEvent
 from kimi_ext.continuation import continue_answer
+from kimi_ext.messages import MessagesStreamEvent
 from kimi_ext.testing import Fault, KimiStandIn, Reply
 
 _ = (aclient, client, standin, standin_server)  # fixtures
 
+FINAL = {"chat": "get_final_completion", "messages": "get_final_message"}
 ANSWER = (
     "An idempotency key lets the server recognise a retried payment and return the first result."
 )
@@ -156,7 +159,13 @@ def test_resume_a_cut_stream(client: Kimi, standin: KimiStandIn, fmt: str, strea
     partial_text = error.partial.text
     rest = ANSWER[len(partial_text.rstrip()) :]
     standin.queue(rest)
-    result = kimi_ext.resume(client, error, stream=stream, **params(fmt))
+    if stream:
+        with kimi_ext.resume(client, error, stream=True, **params(fmt)) as s:
+            new_text = "".join(s.text_stream)
+            result = getattr(s, FINAL[fmt])()
+        assert partial_text + new_text == ANSWER  # only the new text, after what was shown
+    else:
+        result = kimi_ext.resume(client, error, **params(fmt))
     assert result.text == ANSWER
     last = standin.last_request.json
     assert last["messages"][-1]["role"] == "assistant"
@@ -183,8 +192,11 @@ async def test_resume_a_cut_stream_async(
     standin.queue(rest, rest)
     result = await kimi_ext.resume(aclient, error, **params(fmt))
     assert result.text == ANSWER
-    streamed = await kimi_ext.resume(aclient, error.partial, stream=True, **params(fmt))
+    async with kimi_ext.resume(aclient, error.partial, stream=True, **params(fmt)) as s:
+        pieces = [text async for text in s.text_stream]
+        streamed = await getattr(s, FINAL[fmt])()
     assert streamed.text == ANSWER
+    assert error.partial.text + "".join(pieces) == ANSWER
 
 
 def test_resume_again_when_the_continuation_breaks_too(client: Kimi, standin: KimiStandIn) -> None:
@@ -193,13 +205,20 @@ def test_resume_again_when_the_continuation_breaks_too(client: Kimi, standin: Ki
     rest = ANSWER[len(first) :]
     standin.queue(Reply(text=rest, reasoning=""))
     standin.fault(Fault.cut_stream(after=4))
-    with pytest.raises(IncompleteStreamError) as again:
-        kimi_ext.resume(client, error, stream=True, **params("chat"))
+    with (
+        pytest.raises(IncompleteStreamError) as again,
+        kimi_ext.resume(client, error, stream=True, **params("chat")) as s,
+    ):
+        s.get_final_completion()
     combined = again.value.partial
     assert isinstance(combined, ContinuedChatCompletion)
     assert combined.text.startswith(first) and len(combined.text) > len(first)
+    with pytest.raises(IncompleteStreamError) as same:
+        list(s.text_stream)  # a broken continuation fails again, the same way
+    assert same.value is again.value
     standin.queue(ANSWER[len(combined.text) :])
-    final = kimi_ext.resume(client, again.value, stream=True, **params("chat"))
+    with kimi_ext.resume(client, again.value, stream=True, **params("chat")) as s:
+        final = s.get_final_completion()
     assert final.text == ANSWER
 
 
@@ -237,3 +256,182 @@ def test_resume_uses_the_partials_model_and_refuses_responses(
         kimi_ext.resume(
             client, Response(fixture("responses/response_incomplete.json")), model=MODEL, input="q"
         )
+
+
+# --- resume(stream=True): the continuation as it arrives -----------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+def test_resume_stream_gives_the_continuation_as_it_arrives(
+    client: Kimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_partway(client, standin, fmt)
+    shown = error.partial.text  # what a UI already shows
+    standin.queue(Reply(text=ANSWER[len(shown.rstrip()) :], reasoning="More."))
+    before = len(standin.requests)
+    s = kimi_ext.resume(client, error, stream=True, **params(fmt))
+    assert len(standin.requests) == before  # validated, not sent until used
+    with s:
+        assert s.prefix == (shown if fmt == "chat" else shown.rstrip())
+        texts = s.text_stream
+        first = next(texts)
+        assert len(standin.requests) == before + 1
+        so_far = s.current.text  # the whole answer so far, while the rest is still coming
+        assert so_far.startswith(shown.rstrip()) and len(so_far) < len(ANSWER)
+        pieces = [first, *texts]
+        final = getattr(s, FINAL[fmt])()
+        assert getattr(s, FINAL[fmt])() is final
+    assert len(pieces) > 1 and all(pieces)
+    assert shown + "".join(pieces) == ANSWER  # only the new text, nothing shown twice
+    assert isinstance(final, ContinuedChatCompletion if fmt == "chat" else ContinuedMessage)
+    assert final.text == ANSWER and final.reasoning == "More."
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+def test_resume_stream_events_reasoning_and_fragments(
+    client: Kimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_partway(client, standin, fmt)
+    shown = error.partial.text
+    rest = ANSWER[len(shown.rstrip()) :]
+    for _ in range(3):
+        standin.queue(Reply(text=rest, reasoning="More."))
+    with kimi_ext.resume(client, error, stream=True, **params(fmt)) as s:
+        events = list(s)
+        final = getattr(s, FINAL[fmt])()
+    kind = ChatStreamEvent if fmt == "chat" else MessagesStreamEvent
+    assert events and all(isinstance(e, kind) for e in events)
+    assert final.text == ANSWER
+    with kimi_ext.resume(client, error, stream=True, **params(fmt)) as s:
+        assert "".join(s.reasoning_stream) == "More."
+    with kimi_ext.resume(client, error, stream=True, **params(fmt)) as s:
+        pairs = list(s.fragments)
+    assert "".join(t for k, t in pairs if k == "reasoning") == "More."
+    assert shown + "".join(t for k, t in pairs if k == "text") == ANSWER
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+async def test_resume_stream_async(
+    client: Kimi, aclient: AsyncKimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_partway(client, standin, fmt)
+    shown = error.partial.text
+    rest = ANSWER[len(shown.rstrip()) :]
+    standin.queue(Reply(text=rest, reasoning="More."), Reply(text=rest, reasoning="More."))
+    async with kimi_ext.resume(aclient, error, stream=True, **params(fmt)) as s:
+        pieces = [text async for text in s.text_stream]
+        final = await getattr(s, FINAL[fmt])()
+    assert shown + "".join(pieces) == ANSWER == final.text
+    assert isinstance(final, ContinuedChatCompletion if fmt == "chat" else ContinuedMessage)
+    async with kimi_ext.resume(aclient, error, stream=True, **params(fmt)) as s:
+        events = [e async for e in s]
+        assert (await getattr(s, FINAL[fmt])()).text == ANSWER
+    assert events
+
+
+async def test_resume_stream_async_breaks_again_with_the_combined_partial(
+    client: Kimi, aclient: AsyncKimi, standin: KimiStandIn
+) -> None:
+    error = cut_partway(client, standin, "messages")
+    first = error.partial.text
+    rest = Reply(text=ANSWER[len(first.rstrip()) :], reasoning="")
+    standin.queue(rest)
+    with client.messages.stream(**params("messages")) as whole:
+        events = sum(1 for _ in whole)
+    standin.queue(rest)
+    standin.fault(Fault.cut_stream(after=events - 4))  # some of the continuation's text
+    with pytest.raises(IncompleteStreamError) as again:
+        async with kimi_ext.resume(aclient, error, stream=True, **params("messages")) as s:
+            async for _ in s.fragments:
+                pass
+    combined = again.value.partial
+    assert isinstance(combined, ContinuedMessage)
+    assert combined.text.startswith(first.rstrip()) and len(combined.text) > len(first)
+    standin.queue(ANSWER[len(combined.text.rstrip()) :])
+    async with kimi_ext.resume(aclient, again.value, stream=True, **params("messages")) as s:
+        assert (await s.get_final_message()).text == ANSWER
+
+
+def test_resume_stream_text_skips_the_whitespace_messages_did_not_send(
+    client: Kimi, standin: KimiStandIn
+) -> None:
+    partial = Message(
+        {"model": MODEL, "role": "assistant", "stop_reason": None,
+         "content": [{"type": "text", "text": "Take an umbrella \n"}]}
+    )  # fmt: skip
+    standin.queue(Reply(text=" \nand boots.", reasoning=""))
+    with kimi_ext.resume(client, partial, stream=True, **params("messages")) as s:
+        pieces = list(s.text_stream)
+        final = s.get_final_message()
+    assert standin.last_request.json["messages"][-1]["content"] == "Take an umbrella"
+    assert final.text == "Take an umbrella \nand boots."
+    assert partial.text + "".join(pieces) == final.text
+
+
+# --- a stream cut after its answer finished ----------------------------------------------
+
+
+def cut_after_the_finish(c: Kimi, standin: KimiStandIn, fmt: str) -> IncompleteStreamError:
+    """The stream broken just after the event that finished the answer (the Chat chunk with
+    the finish_reason; the Messages message_delta with the stop_reason)."""
+    standin.queue(ANSWER)
+    with resource(c, fmt).stream(**params(fmt)) as s:
+        events = [e.data for e in s]
+    if fmt == "chat":
+        at = next(
+            i for i, e in enumerate(events) if e["choices"] and e["choices"][0].get("finish_reason")
+        )
+    else:
+        at = next(i for i, e in enumerate(events) if e["type"] == "message_delta")
+    standin.queue(ANSWER)
+    standin.fault(Fault.cut_stream(after=at + 1))
+    with pytest.raises(IncompleteStreamError) as info, resource(c, fmt).stream(**params(fmt)) as s:
+        s.get_final_completion() if fmt == "chat" else s.get_final_message()
+    assert info.value.partial.text == ANSWER  # the whole answer arrived; the tail did not
+    return info.value
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+def test_resume_of_a_finished_answer_sends_nothing(
+    client: Kimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_after_the_finish(client, standin, fmt)
+    before = len(standin.requests)
+    result = kimi_ext.resume(client, error, **params(fmt))
+    assert result is error.partial and result.text == ANSWER
+    with kimi_ext.resume(client, error, stream=True, **params(fmt)) as s:
+        assert list(s) == [] and list(s.text_stream) == []
+        assert getattr(s, FINAL[fmt])() is error.partial
+    assert len(standin.requests) == before  # no request: the answer had finished
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages"])
+async def test_resume_of_a_finished_answer_sends_nothing_async(
+    client: Kimi, aclient: AsyncKimi, standin: KimiStandIn, fmt: str
+) -> None:
+    error = cut_after_the_finish(client, standin, fmt)
+    before = len(standin.requests)
+    assert await kimi_ext.resume(aclient, error, **params(fmt)) is error.partial
+    async with kimi_ext.resume(aclient, error, stream=True, **params(fmt)) as s:
+        assert [t async for t in s.text_stream] == []
+        assert await getattr(s, FINAL[fmt])() is error.partial
+    assert len(standin.requests) == before
+
+
+# --- Responses cannot continue -------------------------------------------------------------
+
+
+async def test_responses_cannot_continue_says_what_to_do(client: Kimi, aclient: AsyncKimi) -> None:
+    response = Response(fixture("responses/response_incomplete.json"))
+    cut = IncompleteStreamError("cut", partial=response)
+    for call in (
+        lambda: kimi_ext.resume(client, response, model=MODEL, input="q"),
+        lambda: kimi_ext.resume(client, cut, stream=True, model=MODEL, input="q"),
+        lambda: kimi_ext.resume(aclient, cut, model=MODEL, input="q"),
+        lambda: continue_answer(client.responses, prefix="x", model=MODEL, input="q"),
+    ):
+        with pytest.raises(
+            kimi_ext.ContinuationUnsupportedError, match="send the request again"
+        ) as info:
+            call()
+        assert isinstance(info.value, kimi_ext.KimiError) and isinstance(info.value, TypeError)

@@ -29,6 +29,13 @@ STREAMS = int(os.environ.get("KIMI_LOAD_STREAMS", "500"))
 KEEP_ALIVE = 10
 # Memory after the run (and a gc) may exceed the level before it by at most this much.
 MARGIN = 512 * 1024
+# Every phase of a request may wait long on a loaded machine: 500 connections open at once
+# while the stand-in's threads (in this process) compete with the event loop for the GIL
+# and the CPUs are shared. The client's defaults (connect 10 s, pool 30 s) are for real
+# networks; on loopback only load can make a phase slow, and load is not what this checks.
+LOADED_LOOPBACK = httpx.Timeout(connect=300.0, read=300.0, write=300.0, pool=300.0)
+# How long the stand-in's threads of closed connections may take to end (polled).
+SETTLE = 120.0
 
 
 def reply_for(req: RecordedRequest) -> Reply:
@@ -67,10 +74,10 @@ async def test_concurrent_streams_complete_and_leave_nothing_behind() -> None:
     with KimiStandIn(caching=False) as standin:
         standin.responder = reply_for
         limits = httpx.Limits(max_connections=STREAMS, max_keepalive_connections=KEEP_ALIVE)
-        http = httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(60.0))
+        http = httpx.AsyncClient(limits=limits, timeout=LOADED_LOOPBACK)
         client = AsyncKimi(
             api_key=standin.api_key, base_url=standin.base_url, fallback_base_url=None,
-            http_client=http, max_retries=0,
+            http_client=http, max_retries=0, timeout=LOADED_LOOPBACK,
         )  # fmt: skip
         tracemalloc.start()
         try:
@@ -101,9 +108,16 @@ async def settle(standin: KimiStandIn) -> int:
     per thread the stand-in started, kept by coverage) are not ours and are left out."""
     standin.reset()
     standin.responder = reply_for
-    for _ in range(100):  # the stand-in's threads of closed connections end on their own
+    # Wait, however slow a loaded machine makes it, until the stand-in's threads of closed
+    # connections have ended (the pooled connections keep theirs) and no task but this one
+    # is left (the loop turns at least once: until the done callbacks of the finished
+    # tasks have run, it holds them and their results; closing a stream's async generators
+    # may start tasks of its own).
+    give_up = time.monotonic() + SETTLE
+    while True:
         await asyncio.sleep(0.02)
-        if threading.active_count() <= KEEP_ALIVE + 2:
+        settled = threading.active_count() <= KEEP_ALIVE + 2 and len(asyncio.all_tasks()) == 1
+        if settled or time.monotonic() > give_up:
             break
     gc.collect()
     snapshot = tracemalloc.take_snapshot().filter_traces(

@@ -591,6 +591,45 @@ def test_chat_stream_ending_after_finish_reason_without_done_is_flagged() -> Non
         final("chat", sse(chunk({"content": "Hi"})))
 
 
+def test_chat_stream_ending_cleanly_with_a_choice_unfinished_is_incomplete() -> None:
+    two = chunk({"content": "Hi"})
+    two["choices"].append({"index": 1, "delta": {"content": "Yo"}, "finish_reason": None})
+    # n=2: choice 0 finished, choice 1 never did: the body ended early, not after the answer.
+    with pytest.raises(kimi_ext.IncompleteStreamError) as info:
+        final("chat", sse(two, chunk({}, "stop")))
+    assert info.value.partial.text == "Hi"
+    done = chunk({}, "stop")
+    done["choices"].append({"index": 1, "delta": {}, "finish_reason": "length"})
+    both = final("chat", sse(two, done))
+    assert both.done_missing and [c["finish_reason"] for c in both.choices] == ["stop", "length"]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "broken"), [("chat", True), ("messages", True), ("messages", False)]
+)
+def test_a_stream_cut_after_the_answer_finished_is_incomplete(fmt: str, broken: bool) -> None:
+    """A broken connection is never taken for the end: the client cannot tell what else was
+    coming (Chat's usage chunk...); nor is a Messages body ending before message_stop. The
+    partial holds the finished answer, which resume() returns as it is, without a request
+    (tests/history/test_continuation.py)."""
+    if fmt == "chat":
+        body = sse(chunk({"content": "Hi"}), chunk({}, "stop"))
+    else:
+        events = msg_events(
+            block_start(0, {"type": "text", "text": ""}),
+            block_delta(0, {"type": "text_delta", "text": "Hi"}),
+            block_stop(0),
+        )
+        body = sse(*events[:-1])
+    error = httpx.RemoteProtocolError("incomplete chunked read") if broken else None
+    stream = open_sync(fmt, [body], error)
+    with pytest.raises(kimi_ext.IncompleteStreamError) as info:
+        list(stream)
+    partial = info.value.partial
+    assert partial.text == "Hi"
+    assert (partial.finish_reason if fmt == "chat" else partial.stop_reason) is not None
+
+
 # ----------------------------------------------------------- 12. unsigned thinking
 
 
