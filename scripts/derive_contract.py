@@ -112,10 +112,9 @@ def derive(spec_path: Path) -> dict[str, Any]:
     stream_union = stream_events["$ref"].removeprefix("#/$defs/") if stream_events else None
     # What the service sends: a request schema also reachable from here can carry received
     # content (kimi_ext lets such content in a plain history list go back as it came).
-    response_name = (
-        operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
-        .removeprefix("#/$defs/")
-    )
+    response_name = operation["responses"]["200"]["content"]["application/json"]["schema"][
+        "$ref"
+    ].removeprefix("#/$defs/")
     return {
         "format": spec_path.stem,
         "title": spec["info"]["title"],

@@ -66,3 +66,19 @@ def test_the_readme_layout_names_every_module_of_the_package() -> None:
     core = {p.stem for p in (package / "_core").glob("*.py") if p.stem != "__init__"}
     core |= {p.name for p in (package / "_core").iterdir() if (p / "__init__.py").exists()}
     assert not sorted(name for name in core if name not in layout)
+
+
+def test_every_public_name_loads_from_its_home_on_first_use() -> None:
+    # kimi_ext's names load lazily (PEP 562): each one in __all__ has a home, and loading
+    # the package alone imports none of the heavy modules (httpx, the client).
+    import subprocess
+    import sys
+
+    import kimi_ext
+
+    assert set(kimi_ext.__all__) == set(kimi_ext._HOMES)
+    for name in kimi_ext.__all__:
+        assert getattr(kimi_ext, name) is not None, name
+    code = "import sys, kimi_ext; print(sorted(m for m in ('httpx', 'kimi_ext.client') if m in sys.modules))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
