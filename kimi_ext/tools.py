@@ -42,6 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
+from kimi_ext._core.contract import json_type
 from kimi_ext._core.format import Format
 from kimi_ext._core.type_schema import (
     SchemaBuilder,
@@ -362,24 +363,12 @@ def _signature_schema(
 _ANY_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if value is None:
-        return "null"
-    return "string"
-
-
 def _complete_types(schema: Any) -> None:
     """Give every ``enum`` a ``type``, and every open (``Any``) property the list of all
     types (the service rejects a property schema without a type)."""
     if isinstance(schema, dict):
         if "enum" in schema and "type" not in schema:
-            kinds = sorted({_json_type(v) for v in schema["enum"]})
+            kinds = sorted({json_type(v) for v in schema["enum"]})
             schema["type"] = kinds[0] if len(kinds) == 1 else kinds
         props = schema.get("properties")
         if isinstance(props, dict):

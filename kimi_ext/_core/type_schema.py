@@ -29,6 +29,8 @@ import types
 import typing
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
+from kimi_ext._core.contract import json_type
+
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
     int: {"type": "integer"},
@@ -209,22 +211,18 @@ _WRAPPERS = tuple(
 )
 
 
+_SCALAR_KINDS = frozenset({"boolean", "integer", "number", "string", "null"})
+
+
 def _json_type(value: Any, owner: Any) -> str:
     """The JSON type of an enum value (a TypeError for one JSON cannot hold)."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if value is None:
-        return "null"
-    raise TypeError(
-        f"cannot derive a JSON Schema from {owner!r}: its value {value!r} is not a JSON "
-        "string, number, boolean or null"
-    )
+    kind = json_type(value)
+    if kind not in _SCALAR_KINDS:
+        raise TypeError(
+            f"cannot derive a JSON Schema from {owner!r}: its value {value!r} is not a JSON "
+            "string, number, boolean or null"
+        )
+    return kind
 
 
 def _enum_schema(values: list[Any], owner: Any) -> dict[str, Any]:
