@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Literal
 
 from kimi_ext._core.contract.fast import Fail, FastCheck
@@ -215,7 +214,6 @@ class Contract:
         self.max_body_bytes: int | None = ext.get("max-body-bytes")
         # Where a history, its instructions and an output limit go; what ends a stream.
         self.history_field: str = ext["history-field"]
-        self.received_role: str | None = ext.get("received-role")
         self.system_field: str | None = ext.get("system-field")
         self.output_limit_field: str = ext["output-limit-field"]
         self.terminal_events: frozenset[str] = frozenset(ext["terminal-events"])
@@ -251,33 +249,6 @@ class Contract:
         marked = {n for n, d in defs.items() if isinstance(d, Mapping) and d.get("x-kimi-received")}
         return in_history & (sent | marked)
 
-    @cached_property
-    def _received_types(self) -> frozenset[str]:
-        """The ``type`` of each history item shape the service also sends (Responses'
-        reasoning, function_call ... items)."""
-        defs = self.schema["$defs"]
-        history = defs[self.data["request"]]["properties"][self.history_field]
-        roots = [n for n in (self.data.get("response"), self.data.get("stream_event")) if n]
-        sent = _reachable(defs, roots)
-        items = _reachable({**defs, "": history}, [""]) & sent
-        out: set[str] = set()
-        for name in items:
-            tag = (
-                defs[name].get("properties", {}).get("type", {})
-                if isinstance(defs[name], Mapping)
-                else {}
-            )
-            if isinstance(tag, Mapping) and isinstance(tag.get("const"), str):
-                out.add(tag["const"])
-        return frozenset(out)
-
-    def maybe_received(self, item: Any) -> bool:
-        """Whether a history item of a plain list may be content the service sent: a turn
-        of the model's role (``x-kimi-received-role``) or an item of a type it sends."""
-        return isinstance(item, Mapping) and (
-            item.get("role") == self.received_role or item.get("type") in self._received_types
-        )
-
     def reference_check(self, body: Any, *, closed: Closed = None) -> None:
         """The schema part of :meth:`check`, by the path-naming reference validator only."""
         check = self._checks.get(closed)
@@ -309,27 +280,20 @@ class Contract:
 
         ``received`` (a history object's): the history items the service sent are not
         checked at all; they go back as they came, a block type or key the request schema
-        does not list included. For a plain list (None), items that may have been received
-        (:meth:`maybe_received`) are checked with the shapes the service sends left open.
+        does not list included, and every other object is checked strictly. For a plain
+        list (None) the client cannot tell received content from written, so the shapes in
+        the history field that the service also sends stay open (one pass: a plain list is
+        the hot path of a long conversation).
         """
         items = body.get(self.history_field)
-        if not isinstance(items, list):
-            self._schema_check(body, "strict")
+        if received is None or not isinstance(items, list):
+            self._schema_check(body, "lenient" if received is None else "strict")
             return
-        if received is None:
-            loose = [i for i, item in enumerate(items) if self.maybe_received(item)]
-        else:
-            loose = sorted(i for i in received if 0 <= i < len(items))
-        if not loose:
-            self._schema_check(body, "strict")
-            return
-        chosen = set(loose)
-        strict = [i for i in range(len(items)) if i not in chosen]
-        if strict:
-            self._check_view(body, items, strict, "strict")
-        if received is None or not strict:
-            # (A history of received turns only is checked leniently, as a plain list.)
-            self._check_view(body, items, loose, "lenient")
+        picked = [i for i in range(len(items)) if i not in received]
+        if picked:
+            self._check_view(body, items, picked, "strict")
+        else:  # received turns only (there is no user turn): as a plain list
+            self._schema_check(body, "lenient")
 
     def _check_view(
         self, body: Mapping[str, Any], items: list[Any], picked: list[int], closed: Closed
