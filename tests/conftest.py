@@ -4,6 +4,7 @@ spec under a standard JSON Schema 2020-12 validator (not the client's own)."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,14 @@ sys.path.insert(0, str(Path(__file__).parent / "contract"))
 from spec import request_component, request_validator, spec
 
 __all__ = ["kimi_standin"]
+
+# A suite started in the background by a shell without job control (`make test &` in a
+# script, nohup) inherits SIGINT ignored, and so would every process it starts: the tests
+# that send Ctrl-C to `kimi` or the stand-in would wait in vain. They test the default
+# disposition, so the suite restores it (a process started with it ignored, on purpose, is
+# tested by test_an_ignored_sigint_stays_ignored).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")
