@@ -224,13 +224,18 @@ class ToolInfo:
     """A tool call ``run_tools`` runs: ``name``, ``call_id``, ``arguments`` (as decoded;
     the JSON text for a custom tool) and ``data`` for the hooks."""
 
-    __slots__ = ("arguments", "call_id", "data", "name")
+    __slots__ = ("_secret", "arguments", "call_id", "data", "name")
 
-    def __init__(self, name: str, call_id: str, arguments: Any) -> None:
+    def __init__(self, name: str, call_id: str, arguments: Any, secret: Secret) -> None:
         self.name = name
         self.call_id = call_id
         self.arguments = arguments
         self.data: dict[Any, Any] = {}
+        self._secret = secret
+
+    def redacted(self, text: str) -> str:
+        """``text`` with the client's API key taken out (arguments or output to record)."""
+        return redact(text, self._secret)
 
     def __repr__(self) -> str:
         return f"ToolInfo({self.name}, {self.call_id})"
@@ -299,7 +304,7 @@ class HookSet:
         return call
 
     def tool(self, name: str, call_id: str, arguments: Any) -> ToolInfo:
-        tool = ToolInfo(name, call_id, arguments)
+        tool = ToolInfo(name, call_id, arguments, self.secret)
         self.emit("on_tool_start", tool)
         return tool
 

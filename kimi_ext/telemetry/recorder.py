@@ -291,7 +291,7 @@ class Telemetry(Hook):
         if self.capture_content:
             arguments = tool.arguments
             text = arguments if isinstance(arguments, str) else json.dumps(arguments, default=str)
-            attrs[sc.TOOL_CALL_ARGUMENTS] = capped(text, self.content_limit)
+            attrs[sc.TOOL_CALL_ARGUMENTS] = capped(tool.redacted(text), self.content_limit)
         span = self._tracer.start_span(
             f"{sc.OPERATION_EXECUTE_TOOL} {tool.name}", kind=SpanKind.INTERNAL, attributes=attrs
         )
@@ -309,7 +309,9 @@ class Telemetry(Hook):
             span.set_attribute(sc.ERROR_TYPE, error)
             span.set_status(Status(StatusCode.ERROR))
         elif self.capture_content:
-            span.set_attribute(sc.TOOL_CALL_RESULT, capped(output, self.content_limit))
+            span.set_attribute(
+                sc.TOOL_CALL_RESULT, capped(tool.redacted(output), self.content_limit)
+            )
         span.end()
 
     # --- scopes (a batch run) ---------------------------------------------------------------
