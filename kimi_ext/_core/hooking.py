@@ -282,7 +282,7 @@ class HookSet:
                 self._failed(method, event, exc)
                 del exc
                 continue
-            if inspect.isawaitable(returned):
+            if returned is not None and inspect.isawaitable(returned):
                 if inspect.iscoroutine(returned):
                     returned.close()  # never awaited: no "never awaited" warning either
                 self._failed(

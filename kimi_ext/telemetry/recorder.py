@@ -30,6 +30,17 @@ _SCOPE = "kimi_ext"
 _SCHEMA_URL = "https://opentelemetry.io/schemas/1.41.0"
 
 
+class _FormatFields:
+    """Where a format's body keeps what the span records (read from its contract once)."""
+
+    __slots__ = ("history_field", "output_limit_field", "system_field")
+
+    def __init__(self, fmt: Any) -> None:
+        self.output_limit_field: str = fmt.output_limit_field
+        self.history_field: str = fmt.history_field
+        self.system_field: str | None = fmt.system_field
+
+
 class _Live:
     """A call's span and what its end needs."""
 
@@ -105,6 +116,7 @@ class Telemetry(Hook):
             for field, name in conv.token_counters.items()
         }
         self._servers: dict[str, tuple[str, int]] = {}
+        self._formats: dict[str, _FormatFields] = {}
 
     # --- calls ------------------------------------------------------------------------------
 
@@ -134,7 +146,9 @@ class Telemetry(Hook):
         if call.stream:
             # Conditionally required "if and only if the request is streaming".
             attrs[sc.REQUEST_STREAM] = True
-        fmt = format_named(call.format)
+        fmt = self._formats.get(call.format)
+        if fmt is None:
+            fmt = self._formats[call.format] = _FormatFields(format_named(call.format))
         limit = body.get(fmt.output_limit_field, body.get("max_tokens"))
         if isinstance(limit, int) and not isinstance(limit, bool):
             attrs[sc.REQUEST_MAX_TOKENS] = limit
