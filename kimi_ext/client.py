@@ -123,7 +123,9 @@ class _ClientBase:
     def _begin(self, prepared: Prepared, fmt: str) -> CallHooks:
         """The hooks of a call that begins now (only for a client with hooks)."""
         assert self._hooks is not None
-        return self._hooks.begin(fmt, prepared.stream, prepared.content, self._sender.base_url)
+        return self._hooks.begin(
+            fmt, prepared.stream, prepared.content, self._sender.base_url, prepared.built
+        )
 
     def _configure(
         self,

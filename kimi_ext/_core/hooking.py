@@ -91,12 +91,18 @@ class CallInfo:
     the JSON body as sent (``body``, decoded on first use). ``data`` is for the hooks."""
 
     __slots__ = (
-        "_body", "_content", "_secret", "base_url", "data", "format", "operation",
+        "_body", "_built", "_content", "_secret", "base_url", "data", "format", "operation",
         "started", "stream",
     )  # fmt: skip
 
     def __init__(
-        self, fmt: str, stream: bool, content: bytes, base_url: str, secret: Secret
+        self,
+        fmt: str,
+        stream: bool,
+        content: bytes,
+        base_url: str,
+        secret: Secret,
+        built: dict[str, Any] | None = None,
     ) -> None:
         self.format = fmt
         self.operation = "chat"  # every format's one operation generates a reply
@@ -107,6 +113,7 @@ class CallInfo:
         self._content = content
         self._secret = secret
         self._body: Any = None
+        self._built = built
 
     @property
     def body(self) -> dict[str, Any]:
@@ -119,10 +126,20 @@ class CallInfo:
             self._body = body if isinstance(body, dict) else {}
         return self._body  # type: ignore[no-any-return]
 
+    def field(self, name: str) -> Any:
+        """A top-level field of the body as sent (None when absent), read without decoding
+        the whole body: for a scalar such as ``model`` or ``max_tokens`` (a string is
+        returned with the key redacted; read lists and objects from :attr:`body`)."""
+        built = self._built
+        value = (built if built is not None else self.body).get(name)
+        if isinstance(value, str):
+            return redact(value, self._secret)
+        return value
+
     @property
     def model(self) -> str | None:
         """The model asked for (None when the body names none)."""
-        model = self.body.get("model")
+        model = self.field("model")
         return model if isinstance(model, str) else None
 
     def redacted(self, text: str) -> str:
@@ -297,9 +314,17 @@ class HookSet:
             "hook %s.%s raised %s; the call goes on without it", owner, event, text[:500]
         )
 
-    def begin(self, fmt: str, stream: bool, content: bytes, base_url: str) -> CallHooks:
+    def begin(
+        self,
+        fmt: str,
+        stream: bool,
+        content: bytes,
+        base_url: str,
+        built: dict[str, Any] | None = None,
+    ) -> CallHooks:
         """The per-call seam of a call that begins now (``on_call_start`` is sent)."""
-        call = CallHooks(self, CallInfo(fmt, stream, content, base_url, self.secret))
+        info = CallInfo(fmt, stream, content, base_url, self.secret, built)
+        call = CallHooks(self, info)
         self.emit("on_call_start", call.info)
         return call
 

@@ -342,7 +342,8 @@ class _StreamCore(Generic[ResultT]):
         self._call = state.call if state is not None else None
         if self._call is not None:
             # rule: a stream dropped before it was read still ends its call.
-            weakref.finalize(self, _end_call, self._call, self._acc, response, None, False)
+            ending = weakref.finalize(self, _end_call, self._call, self._acc, response, None, False)
+            ending.atexit = False  # at interpreter exit, hooks are not called any more
 
     def _end_call(self) -> None:
         """Tell the hooks the call is over (the first time only): the result, or the

@@ -49,17 +49,22 @@ class _Live:
     def __init__(self, span: Any, metric_attrs: dict[str, Any]) -> None:
         self.span = span
         self.metric_attrs = metric_attrs
-        # (time_ns, attributes) of attempt heads not yet added as events: a call of one
+        # (time_ns, attempt, status, elapsed) of heads not yet added as events: a call of one
         # attempt (most) records its status as a span attribute only, so the events are
         # added (with their own times, in order) once a retry or a fallback shows there
         # is more than one.
-        self.attempts: list[tuple[int, dict[str, Any]]] = []
+        self.attempts: list[tuple[int, int, int, float]] = []
         self.retried = False
         self.last_status: int | None = None
 
     def flush(self) -> None:
         """Add the attempts held so far as span events, in order."""
-        for stamp, event in self.attempts:
+        for stamp, attempt, status, elapsed in self.attempts:
+            event = {
+                sc.ATTEMPT_NUMBER: attempt,
+                sc.HTTP_STATUS_CODE: status,
+                sc.ATTEMPT_ELAPSED: elapsed,
+            }
             self.span.add_event(sc.EVENT_ATTEMPT, event, timestamp=stamp)
         self.attempts.clear()
 
@@ -130,8 +135,8 @@ class Telemetry(Hook):
         return server
 
     def on_call_start(self, call: CallInfo) -> None:
-        body = call.body
-        model = body.get("model")
+        field = call.field
+        model = field("model")
         host, port = self._server(call.base_url)
         common: dict[str, Any] = {
             sc.OPERATION_NAME: sc.OPERATION_CHAT,
@@ -149,22 +154,26 @@ class Telemetry(Hook):
         fmt = self._formats.get(call.format)
         if fmt is None:
             fmt = self._formats[call.format] = _FormatFields(format_named(call.format))
-        limit = body.get(fmt.output_limit_field, body.get("max_tokens"))
+        limit = field(fmt.output_limit_field)
+        if limit is None:
+            limit = field("max_tokens")
         if isinstance(limit, int) and not isinstance(limit, bool):
             attrs[sc.REQUEST_MAX_TOKENS] = limit
         # The stop field's wire name: Chat's "stop" (a string or a list), Messages'
         # "stop_sequences"; a body holds only its own format's.
-        stop = body.get("stop", body.get("stop_sequences"))
+        stop = field("stop")
+        if stop is None:
+            stop = field("stop_sequences")
         if isinstance(stop, str):
             stop = [stop]
         if isinstance(stop, list) and stop and all(isinstance(s, str) for s in stop):
-            attrs[sc.REQUEST_STOP_SEQUENCES] = stop
+            attrs[sc.REQUEST_STOP_SEQUENCES] = [call.redacted(s) for s in stop]
         for key, name in (("temperature", sc.REQUEST_TEMPERATURE), ("top_p", sc.REQUEST_TOP_P)):
-            value = body.get(key)
+            value = field(key)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 attrs[name] = float(value)
         if self.capture_content:
-            self._capture_input(attrs, body, fmt)
+            self._capture_input(attrs, call.body, fmt)
         name = f"{sc.OPERATION_CHAT} {model}" if isinstance(model, str) else sc.OPERATION_CHAT
         span = self._tracer.start_span(name, kind=SpanKind.CLIENT, attributes=attrs)
         call.data[self] = _Live(span, common)
@@ -180,14 +189,7 @@ class Telemetry(Hook):
         if live is not None:
             live.last_status = response.status_code
             live.attempts.append(
-                (
-                    time.time_ns(),
-                    {
-                        sc.ATTEMPT_NUMBER: response.attempt,
-                        sc.HTTP_STATUS_CODE: response.status_code,
-                        sc.ATTEMPT_ELAPSED: response.elapsed,
-                    },
-                )
+                (time.time_ns(), response.attempt, response.status_code, response.elapsed)
             )
 
     def on_retry(self, call: CallInfo, error: BaseException, wait: float) -> None:
