@@ -19,6 +19,7 @@ A group of calls (a batch run) gets one parent span with :func:`kimi_ext.hooks.s
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from kimi_ext.errors import ClientConfigError
@@ -42,7 +43,9 @@ def telemetry_hook(setting: Any) -> Any:
                 f"({exc}); pip install 'kimi-ext[otel]'"
             ) from None
         return Telemetry()
-    if type(setting).__name__ == "Telemetry" and hasattr(setting, "on_call_end"):
+    # A Telemetry instance means its module (and opentelemetry) is already imported.
+    recorder = sys.modules.get("kimi_ext.telemetry.recorder")
+    if recorder is not None and isinstance(setting, recorder.Telemetry):
         return setting
     raise ClientConfigError(
         f"telemetry={setting!r}: must be True, False, None (follow $KIMI_TELEMETRY) "

@@ -89,6 +89,9 @@ USAGE_CACHE_CREATION_5M = "kimi.usage.cache_creation.5m.input_tokens"
 USAGE_CACHE_CREATION_1H = "kimi.usage.cache_creation.1h.input_tokens"
 KIMI_FORMAT = "kimi.format"  # chat | messages | responses
 KIMI_ATTEMPTS = "kimi.attempts"
+# A batch run's parent span (kimi_ext.hooks.scope(client, BATCH_SPAN, {BATCH_SIZE: n})).
+BATCH_SPAN = "kimi.batch"
+BATCH_SIZE = "kimi.batch.size"
 STREAM_FINISHED = "kimi.stream.finished"
 
 # --- metrics: bucket advice (gen-ai-metrics.md, v1.41.1) ------------------------------------

@@ -526,6 +526,31 @@ def test_a_scope_is_the_parent_span_of_the_calls_inside(
     assert all(c.context.trace_id == batch.context.trace_id for c in calls[:2])
 
 
+async def test_an_async_batch_scope_parents_the_calls_of_the_tasks_it_starts(
+    aclient: AsyncKimi, otel: Otel
+) -> None:
+    """As a batch runner uses it: the tasks are created inside the scope."""
+    import asyncio
+
+    from kimi_ext.hooks import scope
+    from kimi_ext.telemetry import semconv
+
+    async with scope(aclient, semconv.BATCH_SPAN, {semconv.BATCH_SIZE: 3}):
+        results = await asyncio.gather(
+            *(aclient.messages.create(**params("messages", f"Item {i}")) for i in range(3))
+        )
+    spans = otel.spans()
+    (batch,) = [s for s in spans if s.name == "kimi.batch"]
+    calls = [s for s in spans if s.name.startswith("chat ")]
+    assert dict(batch.attributes) == {"kimi.batch.size": 3}
+    assert len(calls) == 3
+    assert all(c.parent is not None and c.parent.span_id == batch.context.span_id for c in calls)
+    assert {c.attributes["gen_ai.response.id"] for c in calls} == {
+        r.to_dict()["id"] for r in results
+    }
+    assert batch.end_time >= max(c.end_time for c in calls)
+
+
 async def test_an_async_scope_ended_by_an_error_records_it(aclient: AsyncKimi, otel: Otel) -> None:
     from kimi_ext.hooks import scope
 
