@@ -662,3 +662,24 @@ def test_the_key_never_appears_in_spans_events_or_metrics(
     assert "redacted" in dumped
     assert key not in dumped
     assert key not in otel.reader.get_metrics_data().to_json()
+
+
+def test_a_call_with_a_deadline_takes_the_same_seam(
+    client: Kimi, kimi_standin: KimiStandIn, otel: Otel
+) -> None:
+    """With a deadline the sync client sends from a worker thread and the async stream
+    reads under a timeout: the span is the same."""
+    result = client.messages.create(**params("messages"), deadline=60)
+    checked_span(otel, "messages", result, kimi_standin.port, stream=False)
+    otel.exporter.clear()
+    with client.chat.completions.stream(**params("chat"), deadline=60) as stream:
+        result = stream.get_final_completion()
+    checked_span(otel, "chat", result, kimi_standin.port, stream=True)
+
+
+async def test_an_async_stream_with_a_deadline(
+    aclient: AsyncKimi, kimi_standin: KimiStandIn, otel: Otel
+) -> None:
+    async with aclient.responses.stream(**params("responses"), deadline=60) as stream:
+        result = await stream.get_final_response()
+    checked_span(otel, "responses", result, kimi_standin.port, stream=True)
