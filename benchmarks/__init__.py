@@ -25,6 +25,11 @@ Groups and goals (for kimi_ext):
   so the baseline's peak is only its read buffers and the current event (well under the
   result) and no ratio to it would mean anything; the goal bounds what the accumulated
   result costs beyond its JSON size instead.
+* ``telemetry``: a small request with telemetry off stays within 1% of the pre-seam call
+  path; on (OpenTelemetry SDK, in-memory exporter) it adds at most the SDK's own cost of
+  the same span and metrics + 15 us; and at most half of what
+  ``opentelemetry-instrumentation-openai-v2`` adds to the openai SDK (Chat). See
+  :mod:`benchmarks.telemetry`.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONFIGS", "GROUPS", "Config", "run_benchmarks"]
 
-GROUPS = ("small", "stream", "linear", "big", "history", "startup", "memory")
+GROUPS = ("small", "stream", "linear", "big", "history", "startup", "memory", "telemetry")
 
 GOALS = {
     "small": 1.10,
@@ -51,6 +56,9 @@ GOALS = {
     "startup": 1.5,
     "memory": 3.0,  # Chat and Messages: peak / result size
     "memory_responses": 1.0,  # Responses: peak / bare httpx's peak on the same stream
+    "telemetry_off": 1.01,  # telemetry off / the pre-seam call path
+    "telemetry_on": 1.0,  # what telemetry adds / (the SDK's own cost + 15 us)
+    "telemetry_vs_openai_v2": 0.5,  # what it adds / what openai-v2 adds to openai
 }
 
 

@@ -282,6 +282,15 @@ class Suite:
             )
         return rows
 
+    def telemetry(self) -> list[Row]:
+        from .telemetry import telemetry_rows
+
+        c = self.config
+        return telemetry_rows(
+            self.clients, self.formats, reps=c.small_reps, batch=c.small_batch, goals=GOALS,
+            log=self.log,
+        )  # fmt: skip
+
     def memory(self) -> list[Row]:
         c = self.config
         spec: list[list[object]] = []

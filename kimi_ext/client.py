@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
 
 import httpx
@@ -60,6 +60,7 @@ from kimi_ext.responses import Response, ResponsesHistory, ResponsesParams
 from kimi_ext.structured import Structured, parse_result, place_schema
 
 if TYPE_CHECKING:
+    from kimi_ext._core.hooking import CallHooks, HookSet
     from kimi_ext._core.streaming import AsyncStreamManager, StreamManager
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
     from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
@@ -67,6 +68,14 @@ if TYPE_CHECKING:
     from kimi_ext.tool_loop import ToolRun
 
 __all__ = ["AsyncKimi", "Kimi"]
+
+# Turns telemetry on for clients made without telemetry= (see the README's Telemetry).
+ENV_TELEMETRY = "KIMI_TELEMETRY"
+_TRUE = ("1", "true", "yes", "on")
+_HOOK_EVENTS = (
+    "on_call_start", "on_request", "on_response", "on_retry", "on_fallback", "on_first_event",
+    "on_call_end", "on_tool_start", "on_tool_end", "on_scope_start", "on_scope_end",
+)  # fmt: skip
 
 HistoryT = TypeVar("HistoryT", bound=History)
 
@@ -80,6 +89,43 @@ class _ClientBase:
     is_async: bool
     """True for :class:`AsyncKimi`: its calls return awaitables."""
     _sender: SyncSender | AsyncSender
+    _hooks: HookSet | None = None  # None: no hooks, and the calls take the plain path
+
+    def _configure_hooks(self, hooks: Sequence[Any], telemetry: Any) -> None:
+        """The client's hooks: those given, then telemetry's when it is on (``telemetry=``,
+        else ``$KIMI_TELEMETRY``). Without either, nothing is imported or made."""
+        if telemetry is None:
+            telemetry = os.environ.get(ENV_TELEMETRY, "").strip().lower() in _TRUE
+        if isinstance(hooks, str | bytes) or not isinstance(hooks, Sequence):
+            raise ClientConfigError(f"hooks: must be a list of hooks, not {type(hooks).__name__}")
+        chosen = list(hooks)
+        if telemetry is not False:
+            from kimi_ext.telemetry import telemetry_hook
+
+            chosen.append(telemetry_hook(telemetry))
+        if not chosen:
+            return
+        from kimi_ext._core.hooking import HookSet
+
+        for hook in chosen:
+            if not any(callable(getattr(hook, name, None)) for name in _HOOK_EVENTS):
+                raise ClientConfigError(
+                    f"hooks: {type(hook).__name__} has none of the hook methods "
+                    f"({', '.join(_HOOK_EVENTS)}); subclass kimi_ext.hooks.Hook"
+                )
+        self._hooks = HookSet(chosen, self._key)
+
+    @property
+    def hooks(self) -> tuple[Any, ...]:
+        """The hooks this client calls (telemetry's included when it is on)."""
+        return self._hooks.hooks if self._hooks is not None else ()
+
+    def _begin(self, prepared: Prepared, fmt: str) -> CallHooks:
+        """The hooks of a call that begins now (only for a client with hooks)."""
+        assert self._hooks is not None
+        return self._hooks.begin(
+            fmt, prepared.stream, prepared.content, self._sender.base_url, prepared.built
+        )
 
     def _configure(
         self,
@@ -222,6 +268,11 @@ class Kimi(_ClientBase):
     900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
     ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
 
+    ``hooks``: objects (subclasses of :class:`kimi_ext.hooks.Hook`) told of each call, each
+    HTTP attempt, retry and fallback, a stream's first event and the end of each call.
+    ``telemetry``: True (or a :class:`kimi_ext.telemetry.Telemetry`) records OpenTelemetry
+    GenAI spans and metrics; the default follows ``$KIMI_TELEMETRY`` (off when unset).
+
     Resources, one per wire format, each with ``create``, ``stream``, ``parse``,
     ``run_tools`` and (Chat, Messages) ``continue_``:
 
@@ -254,6 +305,8 @@ class Kimi(_ClientBase):
         deadline: float | None = None,
         max_body_size: int = DEFAULT_MAX_BODY_SIZE,
         limits: httpx.Limits = DEFAULT_LIMITS,
+        hooks: Sequence[Any] = (),
+        telemetry: Any = None,
     ) -> None:
         # Rebound at once: a traceback printed with locals then shows <redacted>.
         api_key = _secret_of(api_key)  # type: ignore[assignment]
@@ -261,6 +314,7 @@ class Kimi(_ClientBase):
             api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
+        self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport))
         self._sender = SyncSender(http, **config)
@@ -269,18 +323,46 @@ class Kimi(_ClientBase):
         self.responses = Responses(self)
 
     def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        if self._hooks is not None:
+            return self._hooked_call(prepared, result_cls)
         response = self._sender.send(prepared)
         return result_cls(parse_json_body(response, self._key), response)
+
+    # sync/async twin of AsyncKimi._hooked_call: keep the two in step.
+    def _hooked_call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        call = self._begin(prepared, result_cls.format)
+        try:
+            response = self._sender.send(prepared, call)
+            result = result_cls(parse_json_body(response, self._key), response)
+        except BaseException as exc:
+            call.end(None, exc)
+            raise
+        call.end(result, None)
+        return result
+
+    # sync/async twin of AsyncKimi._send_stream: keep the two in step.
+    def _send_stream(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
+        """Open a stream's response; the stream tells the hooks how the call ends."""
+        if self._hooks is None:
+            return self._sender.send(prepared)
+        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        try:
+            return self._sender.send(prepared, call)
+        except BaseException as exc:
+            call.end(None, exc, finished=False)
+            raise
 
     def _stream_manager(
         self, prepared: Prepared, stream_cls: type[StreamT]
     ) -> StreamManager[StreamT]:
         from kimi_ext._core.streaming import StreamManager
 
-        return StreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
+        return StreamManager(
+            lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key
+        )
 
     def _open_stream(self, prepared: Prepared, stream_cls: type[StreamT]) -> StreamT:
-        return stream_cls(self._sender.send(prepared), secret=self._key)
+        return stream_cls(self._send_stream(prepared, stream_cls), secret=self._key)
 
     def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""
@@ -315,12 +397,15 @@ class AsyncKimi(_ClientBase):
         deadline: float | None = None,
         max_body_size: int = DEFAULT_MAX_BODY_SIZE,
         limits: httpx.Limits = DEFAULT_LIMITS,
+        hooks: Sequence[Any] = (),
+        telemetry: Any = None,
     ) -> None:
         api_key = _secret_of(api_key)  # type: ignore[assignment]
         config = self._configure(
             api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
+        self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http = http_client or httpx.AsyncClient(**self._http_options(httpx.AsyncHTTPTransport))
         self._sender = AsyncSender(http, **config)
@@ -329,20 +414,47 @@ class AsyncKimi(_ClientBase):
         self.responses = AsyncResponses(self)
 
     async def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        if self._hooks is not None:
+            return await self._hooked_call(prepared, result_cls)
         response = await self._sender.send(prepared)
         return result_cls(parse_json_body(response, self._key), response)
+
+    # sync/async twin of Kimi._hooked_call: keep the two in step.
+    async def _hooked_call(self, prepared: Prepared, result_cls: type[R]) -> R:
+        call = self._begin(prepared, result_cls.format)
+        try:
+            response = await self._sender.send(prepared, call)
+            result = result_cls(parse_json_body(response, self._key), response)
+        except BaseException as exc:
+            call.end(None, exc)
+            raise
+        call.end(result, None)
+        return result
+
+    # sync/async twin of Kimi._send_stream: keep the two in step.
+    async def _send_stream(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
+        if self._hooks is None:
+            return await self._sender.send(prepared)
+        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        try:
+            return await self._sender.send(prepared, call)
+        except BaseException as exc:
+            call.end(None, exc, finished=False)
+            raise
 
     def _stream_manager(
         self, prepared: Prepared, stream_cls: type[AsyncStreamT]
     ) -> AsyncStreamManager[AsyncStreamT]:
         from kimi_ext._core.streaming import AsyncStreamManager
 
-        return AsyncStreamManager(lambda: self._sender.send(prepared), stream_cls, secret=self._key)
+        return AsyncStreamManager(
+            lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key
+        )
 
     async def _open_stream(
         self, prepared: Prepared, stream_cls: type[AsyncStreamT]
     ) -> AsyncStreamT:
-        return stream_cls(await self._sender.send(prepared), secret=self._key)
+        return stream_cls(await self._send_stream(prepared, stream_cls), secret=self._key)
 
     async def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""

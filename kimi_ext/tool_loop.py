@@ -48,6 +48,9 @@ DEFAULT_MAX_ROUNDS = 10
 class _Outcome:
     content: str
     is_error: bool = False
+    # What went wrong, for hooks (error.type on the execute_tool span): the exception's
+    # class name, or unknown_tool / invalid_arguments when the call could not run.
+    error_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,9 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
             call_id,
             name,
             outcome=_Outcome(
-                f"Error: unknown tool {name!r} (tools with a Python function: {known})", True
+                f"Error: unknown tool {name!r} (tools with a Python function: {known})",
+                True,
+                "unknown_tool",
             ),
         )
     if handler.custom:
@@ -89,7 +94,9 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
                 call_id,
                 name,
                 outcome=_Outcome(
-                    f"Error: the arguments are not valid JSON ({exc}): {arguments[:500]}", True
+                    f"Error: the arguments are not valid JSON ({exc}): {arguments[:500]}",
+                    True,
+                    "invalid_arguments",
                 ),
             )
     if not isinstance(arguments, dict):
@@ -97,7 +104,9 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
             call_id,
             name,
             outcome=_Outcome(
-                f"Error: the arguments must be a JSON object, not {type(arguments).__name__}", True
+                f"Error: the arguments must be a JSON object, not {type(arguments).__name__}",
+                True,
+                "invalid_arguments",
             ),
         )
     problem = handler.check(arguments)
@@ -105,7 +114,9 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
         return _Call(
             call_id,
             name,
-            outcome=_Outcome(f"Error: invalid arguments for {name}: {problem}", True),
+            outcome=_Outcome(
+                f"Error: invalid arguments for {name}: {problem}", True, "invalid_arguments"
+            ),
         )
     return _Call(call_id, name, handler, arguments)
 
@@ -121,7 +132,28 @@ def _run_sync(call: _Call) -> _Outcome:
             value = _run_awaitable(value)
         return _Outcome(tool_output(value))
     except Exception as exc:
-        return _Outcome(error_text(exc), True)
+        return _Outcome(error_text(exc), True, type(exc).__name__)
+
+
+# sync/async twin of _arun_hooked: keep the two in step.
+def _run_hooked(call: _Call, hooks: Any) -> _Outcome:
+    """``_run_sync(call)``, told to the client's hooks (``on_tool_start`` / ``_end``)."""
+    if hooks is None:
+        return _run_sync(call)
+    tool = hooks.tool(call.name, call.id, call.args)
+    outcome = _run_sync(call)
+    hooks.tool_end(tool, outcome.content, outcome.error_type)
+    return outcome
+
+
+# sync/async twin of _run_hooked: keep the two in step.
+async def _arun_hooked(call: _Call, hooks: Any) -> _Outcome:
+    if hooks is None:
+        return await _run_async(call)
+    tool = hooks.tool(call.name, call.id, call.args)
+    outcome = await _run_async(call)
+    hooks.tool_end(tool, outcome.content, outcome.error_type)
+    return outcome
 
 
 def _run_awaitable(value: Awaitable[Any]) -> Any:
@@ -172,7 +204,7 @@ async def _run_async(call: _Call) -> _Outcome:
                 value = await value
         return _Outcome(tool_output(value))
     except Exception as exc:
-        return _Outcome(error_text(exc), True)
+        return _Outcome(error_text(exc), True, type(exc).__name__)
 
 
 @dataclass
@@ -328,6 +360,7 @@ def run_tools(
 ) -> ToolRun[Any, Any]:
     """The sync loop behind ``client.<format>.run_tools`` (see the module docstring)."""
     loop = _Loop(resource.format, tools, max_rounds, params)
+    hooks = getattr(getattr(resource, "_client", None), "_hooks", None)
     rounds = 0
     results: list[Any] = []
     while True:
@@ -341,7 +374,7 @@ def run_tools(
             if loop.keep_going(result) and rounds < max_rounds:
                 continue
             return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
-        loop.record(calls, [None if c.echo is not None else _run_sync(c) for c in calls])
+        loop.record(calls, [None if c.echo is not None else _run_hooked(c, hooks) for c in calls])
         if rounds >= max_rounds:
             return ToolRun(result, loop.history, rounds, True, results)
 
@@ -353,6 +386,7 @@ async def arun_tools(
     """The async loop behind ``AsyncKimi``'s ``run_tools``: the calls of one turn run
     concurrently."""
     loop = _Loop(resource.format, tools, max_rounds, params)
+    hooks = getattr(getattr(resource, "_client", None), "_hooks", None)
     rounds = 0
     results: list[Any] = []
     while True:
@@ -366,7 +400,7 @@ async def arun_tools(
             if loop.keep_going(result) and rounds < max_rounds:
                 continue
             return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
-        outcomes = await _gather(*(_run_async(c) for c in calls if c.echo is None))
+        outcomes = await _gather(*(_arun_hooked(c, hooks) for c in calls if c.echo is None))
         it = iter(outcomes)
         loop.record(calls, [None if c.echo is not None else next(it) for c in calls])
         if rounds >= max_rounds:

@@ -73,8 +73,14 @@ def prepare(
         max_retries=params.get("max_retries"),
         stream=bool(body.get("stream")),
         deadline=params.get("deadline", UNSET_TIMEOUT),
+        # Kept for hooks only when small: a large body (a long history) is let go of now,
+        # as before (holding it through the send cost page faults, see above).
+        built=body if len(content) <= _KEEP_BUILT else None,
     )
 
+
+# The largest body whose dict a Prepared keeps (hooks read its fields without decoding).
+_KEEP_BUILT = 1 << 16
 
 # Deeper than this, a body is refused (json and the validators recurse per level).
 MAX_DEPTH = 500

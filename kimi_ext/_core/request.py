@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -27,6 +27,9 @@ class Prepared:
     max_retries: int | None
     stream: bool
     deadline: float | object | None = None  # UNSET_TIMEOUT: the client's
+    # The dict the content was encoded from (hooks read its top-level fields without
+    # decoding the bytes again); None when the request was made some other way.
+    built: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def body(self) -> Any:

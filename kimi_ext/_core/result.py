@@ -287,6 +287,12 @@ class Result:
         """Whether generation stopped at the output-token limit (the answer is cut)."""
         return False
 
+    @property
+    def finish_reasons(self) -> list[str]:
+        """Why generation stopped, one reason per generation, as the service said it
+        (empty while a stream has not said it yet)."""
+        return []
+
     def _paused(self) -> bool:
         """Whether the server paused the turn for the client to send it again (Messages'
         ``pause_turn`` during long server-tool work)."""

@@ -20,7 +20,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -40,6 +40,9 @@ from kimi_ext.errors import (
     ClientStateError,
     KimiError,
 )
+
+if TYPE_CHECKING:
+    from kimi_ext._core.hooking import CallHooks
 
 USER_AGENT = f"kimi-ext/{__version__}"
 # Where a response carries its CallState (see call_state).
@@ -121,7 +124,7 @@ class CallState:
     so a read blocked on a trickling server returns at once.
     """
 
-    __slots__ = ("_lock", "_timer", "deadline", "end", "expired", "max_line", "response")
+    __slots__ = ("_lock", "_timer", "call", "deadline", "end", "expired", "max_line", "response")
 
     def __init__(self, deadline: float | None, end: float | None, max_line: int) -> None:
         self.deadline = deadline
@@ -129,6 +132,7 @@ class CallState:
         self.max_line = max_line
         self.expired = False
         self.response: httpx.Response | None = None
+        self.call: CallHooks | None = None  # the call's hooks (None: the client has none)
         self._timer: threading.Timer | None = None
         # Only a call with a deadline has a watchdog to race with (most calls: none).
         self._lock = threading.Lock() if end is not None else None
@@ -555,13 +559,15 @@ class SyncSender(_SenderBase):
         self.http = http
         self.sleep = sleep
 
-    def send(self, prepared: Prepared) -> httpx.Response:
+    def send(self, prepared: Prepared, call: CallHooks | None = None) -> httpx.Response:
         """Send until success or the policy gives up. With ``prepared.stream`` the body is
-        left unread for the caller (who must close the response)."""
+        left unread for the caller (who must close the response). ``call``: the call's
+        hooks, told of each attempt, retry and fallback (None: no hooks)."""
         if self.http.is_closed:
             raise ClientStateError("the client was closed (close() or its with block); "
                                    "make a new one")  # fmt: skip
         state = self.start(prepared)
+        state.call = call
         key = new_idempotency_key()
         retries_done = 0
         while True:
@@ -575,6 +581,8 @@ class SyncSender(_SenderBase):
             delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
+            if call is not None:
+                call.retry(error, delay)
             _discard(error)
             del error, cause, headers
             self.sleep(delay)
@@ -588,6 +596,9 @@ class SyncSender(_SenderBase):
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None
         request = self.build(self.http, prepared, key, retries_done, left)
+        call = state.call
+        if call is not None:
+            call.request(request, retries_done)
         started = time.perf_counter()
         try:
             if left is None:
@@ -597,6 +608,8 @@ class SyncSender(_SenderBase):
         except httpx.RequestError as exc:
             _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
+                if call is not None:
+                    call.fallback(self.base_urls[self.base_index - 1], self.base_url, exc)
                 return None
             error, cause = self.failed(exc, request, state)
             return error, cause, None
@@ -609,6 +622,8 @@ class SyncSender(_SenderBase):
         _scrub_response(response, searched)
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
+        if call is not None:
+            call.response(response, retries_done)
         state.arm(response)
         success = response.is_success
         if success and prepared.stream:
@@ -707,13 +722,14 @@ class AsyncSender(_SenderBase):
                 "belong to the loop that opened them"
             )
 
-    async def send(self, prepared: Prepared) -> httpx.Response:
+    async def send(self, prepared: Prepared, call: CallHooks | None = None) -> httpx.Response:
         """Async twin of :meth:`SyncSender.send`."""
         if self.http.is_closed:
             raise ClientStateError("the client was closed (close() or its async with block); "
                                    "make a new one")  # fmt: skip
         self._check_loop()
         state = self.start(prepared)
+        state.call = call
         key = new_idempotency_key()
         retries_done = 0
         while True:
@@ -739,6 +755,8 @@ class AsyncSender(_SenderBase):
             delay = self.next_delay(prepared, error, retries_done, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
+            if call is not None:
+                call.retry(error, delay)
             _discard(error)
             del error, cause, headers
             await self.sleep(delay)
@@ -752,12 +770,17 @@ class AsyncSender(_SenderBase):
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None
         request = self.build(self.http, prepared, key, retries_done, left)
+        call = state.call
+        if call is not None:
+            call.request(request, retries_done)
         started = time.perf_counter()
         try:
             response = await self.http.send(request, stream=True, follow_redirects=False)
         except httpx.RequestError as exc:
             _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
+                if call is not None:
+                    call.fallback(self.base_urls[self.base_index - 1], self.base_url, exc)
                 return None
             error, cause = self.failed(exc, request, state)
             return error, cause, None
@@ -770,6 +793,8 @@ class AsyncSender(_SenderBase):
         _scrub_response(response, searched)
         response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
+        if call is not None:
+            call.response(response, retries_done)
         success = response.is_success
         if success and prepared.stream:
             return response

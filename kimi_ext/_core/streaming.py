@@ -72,6 +72,7 @@ import json
 import re
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from types import TracebackType
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -337,6 +338,19 @@ class _StreamCore(Generic[ResultT]):
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
         self._closed = False
+        # The call's hooks (None, and nothing more to do, for a client without hooks).
+        self._call = state.call if state is not None else None
+        if self._call is not None:
+            # rule: a stream dropped before it was read still ends its call.
+            ending = weakref.finalize(self, _end_call, self._call, self._acc, response, None, False)
+            ending.atexit = False  # at interpreter exit, hooks are not called any more
+
+    def _end_call(self) -> None:
+        """Tell the hooks the call is over (the first time only): the result, or the
+        partial result and the error that ended it (none for a stream closed early)."""
+        call = self._call
+        if call is not None and not call.ended:
+            _end_call(call, self._acc, self.response, self._error, self._finished)
 
     @property
     def current(self) -> ResultT:
@@ -581,6 +595,8 @@ class SyncStream(_StreamCore[ResultT]):
         self._closed = True
         _disarm(self.response)
         self.response.close()
+        if self._call is not None:
+            self._end_call()
 
     def __enter__(self) -> Self:
         return self
@@ -600,6 +616,8 @@ class SyncStream(_StreamCore[ResultT]):
         decoder = self._decoder
         try:
             chunks = self.response.iter_bytes()
+            if self._call is not None:
+                chunks = _noticing_first(chunks, self._call)
             try:
                 if self._not_an_event_stream():
                     raise self._body_error(self.response.read())
@@ -729,6 +747,8 @@ class AsyncStream(_StreamCore[ResultT]):
         self._closed = True
         _disarm(self.response)
         await self.response.aclose()
+        if self._call is not None:
+            self._end_call()
 
     close = aclose
 
@@ -753,6 +773,8 @@ class AsyncStream(_StreamCore[ResultT]):
             state = call_state(self.response)
             if state is not None and state.end is not None:
                 chunks = _within_deadline(chunks, state)
+            if self._call is not None:
+                chunks = _anoticing_first(chunks, self._call)
             try:
                 if self._not_an_event_stream():
                     raise self._body_error(await self.response.aread())
@@ -807,6 +829,34 @@ def _long_line_sinks(acc: Accumulator[Any]) -> Callable[[], LongJSONLine | None]
         return LongJSONLine(acc.long_strings()) if acc.repeats_text else None
 
     return make
+
+
+def _end_call(
+    call: Any, acc: Accumulator[Any], response: httpx.Response, error: Any, finished: bool
+) -> None:
+    """End ``call`` with what ``acc`` holds (also the finalizer of a dropped stream)."""
+    if not call.ended:
+        call.end(acc.result(response), error, finished)
+
+
+def _noticing_first(chunks: Iterator[bytes], call: Any) -> Iterator[bytes]:
+    """``chunks``, telling the call's hooks when the first one arrives."""
+    for chunk in chunks:
+        call.first_event()
+        yield chunk
+        break
+    yield from chunks
+
+
+# sync/async twin of _noticing_first: keep the two in step.
+async def _anoticing_first(chunks: AsyncIterator[bytes], call: Any) -> AsyncIterator[bytes]:
+    iterator = chunks.__aiter__()
+    async for chunk in iterator:
+        call.first_event()
+        yield chunk
+        break
+    async for chunk in iterator:
+        yield chunk
 
 
 def _disarm(response: httpx.Response) -> None:

@@ -88,6 +88,15 @@ class ChatCompletion(Result, format="chat", model="ChatCompletion"):
             return reason if isinstance(reason, str) else None
         return None
 
+    @property
+    def finish_reasons(self) -> list[str]:
+        """Every choice's ``finish_reason``, in order (those that have one)."""
+        return [
+            choice["finish_reason"]
+            for choice in self.choices
+            if isinstance(choice, dict) and isinstance(choice.get("finish_reason"), str)
+        ]
+
     def _fallback_usage(self) -> Any:
         choices = self.choices
         return choices[0].get("usage") if choices and isinstance(choices[0], dict) else None

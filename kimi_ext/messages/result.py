@@ -71,6 +71,12 @@ class Message(Result, format="messages", model="MessageResponse"):
         "The stop sequence that ended generation, when the service reports one."
     )
 
+    @property
+    def finish_reasons(self) -> list[str]:
+        """``[stop_reason]`` (empty without one)."""
+        reason = self.stop_reason
+        return [reason] if reason is not None else []
+
     def _cut_by_output_limit(self) -> bool:
         return self.stop_reason == "max_tokens"
 

@@ -80,6 +80,16 @@ class Response(Result, format="responses", model="ResponseObject"):
         details = self._data.get("incomplete_details")
         return details.get("reason") if isinstance(details, dict) else None
 
+    @property
+    def finish_reasons(self) -> list[str]:
+        """``[incomplete_details.reason]`` for an incomplete response, else ``[status]``
+        (empty without one)."""
+        reason = self.incomplete_reason if self.status == "incomplete" else None
+        if isinstance(reason, str):
+            return [reason]
+        status = self.status
+        return [status] if status is not None else []
+
     def _cut_by_output_limit(self) -> bool:
         return self.status == "incomplete"
 
