@@ -27,12 +27,17 @@ from kimi_ext.testing.cassette import Cassette, CassetteError, Interaction, cass
 from kimi_ext.testing.faults import FaultPlan
 from kimi_ext.testing.matching import Matcher, differences
 from kimi_ext.testing.outcome import Outcome
-from kimi_ext.testing.sse import script_pieces
+from kimi_ext.testing.sse import StreamScript, script_pieces
 
 __all__ = ["COALESCE", "Mismatch", "Player", "Timing"]
 
 Timing = Literal["fast", "recorded"]
 COALESCE = 64 * 1024  # bytes per write when replaying as fast as possible
+
+
+# The faults that change a replayed stream's bytes or pace.
+_STREAM_FAULTS = ("error_event", "malformed_chunk", "slow_events", "cut_stream", "cut_mid_event",
+                  "hold_open")  # fmt: skip
 
 
 @dataclass
@@ -42,6 +47,7 @@ class _Entry:
     pieces: list[bytes]
     delays: list[float]
     uses: int = 0
+    chunks: list[bytes] | None = None  # the pieces in large writes, made once
 
 
 @dataclass(frozen=True)
@@ -165,10 +171,17 @@ class Player:
         if reply.frames is None:
             out.raw = reply.body or b""
             return out
+        ending: Literal["end", "close"] = "close" if reply.ending == "close" else "end"
+        if not recorded and not any(faults.has(kind) for kind in _STREAM_FAULTS):
+            # The common case: the same large writes every time, made once.
+            if entry.chunks is None:
+                entry.chunks = _coalesce(entry.pieces)
+            out.stream = StreamScript(entry.chunks, ending)
+            return out
         script = script_pieces(
             entry.pieces, faults, error_piece, 0.0, entry.delays if recorded else None
         )
-        if reply.ending == "close":
+        if ending == "close":
             script.ending = "close"  # the service dropped it: so does the replay
         if script.delays is None and script.event_delay == 0:
             script.pieces = _coalesce(script.pieces)

@@ -157,12 +157,14 @@ class Scrubber:
         return "".join(out)
 
 
-# What a credential looks like when the key itself is not known.
+# What a credential looks like when the key itself is not known: a long token with both
+# letters and digits (so "Bearer authentication" in a model's answer is not one).
+_TOKEN = r"(?=[^\s\"',;]*\d)(?=[^\s\"',;]*[A-Za-z])[A-Za-z0-9._~+/=\-]"
 _KEY_LIKE = re.compile(
-    r"(?P<prefix>\b(?:sk|ak|msk|key)-[A-Za-z0-9_\-]{16,})"
-    r"|(?P<bearer>\b(?:Bearer|Basic)\s+(?!<redacted>)[A-Za-z0-9._~+/=\-]{8,})"
+    rf"(?P<prefix>\b(?:sk|ak|msk)-{_TOKEN}{{16,}})"
+    rf"|(?P<bearer>\b(?:Bearer|Basic)\s+{_TOKEN}{{16,}})"
     r"|(?P<header>\"(?:authorization|x-api-key|api-key|proxy-authorization|cookie|set-cookie)\"\s*:)"
-    r"|(?P<param>\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?(?!<redacted>)[A-Za-z0-9_\-]{12,})",
+    rf"|(?P<param>\b(?:api[_-]?key|access[_-]?token)\b[\"']?\s*[:=]\s*[\"']?{_TOKEN}{{12,}})",
     re.IGNORECASE,
 )
 

@@ -47,7 +47,7 @@ def test_key_like_strings_are_found(folder: Path, capsys: pytest.CaptureFixture[
     document = json.loads(path.read_text())
     document["interactions"][0]["request"]["headers"]["authorization"] = "Bearer abcdefgh12345678"
     document["interactions"][0]["request"]["json"]["messages"][0]["content"] = (
-        "use sk-abcdefghijklmnopqrstuvwx please"
+        "use sk-abcdefghij1234567890qrst please"
     )
     path.write_text(json.dumps(document, indent=2))
     code, out = kimi("cassettes", "check", str(folder))
