@@ -43,6 +43,7 @@ from typing import Any
 
 import pytest
 
+from kimi_ext._core.secret import Secret
 from kimi_ext.testing.cassette import CassetteError
 from kimi_ext.testing.standin import KimiStandIn
 
@@ -125,15 +126,16 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
     record = mode in ("all", "new_episodes") or (mode == "once" and not exists)
     replay = exists and mode != "all"
     settings: dict[str, Any] = {k: v for k, v in options.items() if v is not None}
+    key = Secret("test-key")  # held so that no traceback's locals show the real key
     if record:
-        key = os.environ.get("KIMI_API_KEY", "").strip()
-        if not key:
+        key = Secret(os.environ.get("KIMI_API_KEY", "").strip())
+        if not key.get():
             pytest.fail(
                 f"recording {path} (record mode {mode}) needs the real key in KIMI_API_KEY",
                 pytrace=False,
             )
         upstream = config.getoption("kimi_upstream", default=None) or _default_upstream()
-        settings.update(api_key=key, record=path, upstream=upstream)
+        settings.update(record=path, upstream=upstream)
         if mode == "all":
             path.unlink(missing_ok=True)
     if replay:
@@ -143,7 +145,7 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
         with open(used, "a", encoding="utf-8") as log:
             log.write(f"{path.resolve()}\n")
     try:
-        standin = KimiStandIn(**settings)
+        standin = KimiStandIn(api_key=key.get(), **settings)
     except CassetteError as exc:
         pytest.fail(str(exc), pytrace=False)
     with standin:

@@ -47,7 +47,7 @@ from kimi_ext.testing.formats import RENDERERS, Context, auth_error, error_body,
 from kimi_ext.testing.matching import Matcher
 from kimi_ext.testing.outcome import Outcome
 from kimi_ext.testing.player import Mismatch, Player, Timing
-from kimi_ext.testing.recorder import Recorder, UpstreamError, scrub_json
+from kimi_ext.testing.recorder import NEVER_KEPT, Recorder, UpstreamError, scrub_json
 from kimi_ext.testing.recording import PATHS, RecordedRequest, last_user_text
 from kimi_ext.testing.replies import (
     SEARCH_REASONING,
@@ -69,7 +69,7 @@ from kimi_ext.testing.rules import (
     known_models,
 )
 from kimi_ext.testing.script import Match, Rule, Script, as_rule, load_script
-from kimi_ext.testing.scrub import Scrubber, UserScrubber
+from kimi_ext.testing.scrub import REDACTED, Scrubber, UserScrubber
 from kimi_ext.testing.sse import StreamScript, script_stream
 
 logger = logging.getLogger("kimi_ext.testing")
@@ -641,6 +641,7 @@ class KimiStandIn:
             self._faults.clear()
             self._requests.clear()
             self._pending_searches.clear()
+            self._mismatches.clear()
         self.responder = None
         self.cache.clear()
 
@@ -709,9 +710,14 @@ class KimiStandIn:
             parsed: Any = json.loads(body) if body else None
         except ValueError:
             parsed = None
+        forwarded = None
+        if self._recorder is not None:  # the real key: kept out of the request's repr
+            forwarded = headers
+            headers = {k: REDACTED if k in NEVER_KEPT else v for k, v in headers.items()}
         record = RecordedRequest(
-            method, path, headers, body, parsed, request_id, time.time(), client
-        )
+            method, path, headers, body, parsed, request_id, time.time(), client,
+            forwarded=forwarded,
+        )  # fmt: skip
         with self._lock:
             self._requests.append(record)
         fmt = PATHS.get(path)
@@ -734,7 +740,8 @@ class KimiStandIn:
         recorder = self._recorder
         assert recorder is not None
         try:
-            return recorder.forward(record.method, raw_path, record.headers, record.body)
+            headers = record.forwarded if record.forwarded is not None else record.headers
+            return recorder.forward(record.method, raw_path, headers, record.body)
         except UpstreamError as exc:
             logger.error("stand-in recorder: %s", exc)
             err = ServiceError(502, f"stand-in recorder: {exc}", error_type="upstream_error")
@@ -764,7 +771,8 @@ class KimiStandIn:
 
     def _without_key(self, record: RecordedRequest) -> Any:
         """The request body with the key it was sent with scrubbed (as a recording is)."""
-        token = record.headers.get("authorization", "").strip().partition(" ")[2].strip()
+        headers = record.forwarded if record.forwarded is not None else record.headers
+        token = headers.get("authorization", "").strip().partition(" ")[2].strip()
         if len(token) < MIN_SEARCHED_KEY or token.encode() not in record.body:
             return record.json
         with self._lock:

@@ -114,3 +114,17 @@ def test_user_scrubbers_of_each_kind() -> None:
     assert scrubber.scrub("acct-42 Jane") == "<REDACTED> <REDACTED>"
     with pytest.raises(TypeError, match="a scrubber must be"):
         Scrubber([42])  # type: ignore[list-item]
+
+
+def test_the_recording_stand_in_shows_no_key_in_its_requests(tmp_path: Path) -> None:
+    with (
+        KimiStandIn(api_key=KEY) as upstream,
+        KimiStandIn(record=tmp_path / "c.json", upstream=upstream.base_url) as proxy,
+        client_for(proxy.base_url, KEY) as client,
+    ):
+        call(client, "chat", False, **ask("chat", "Hi"))
+        (seen,) = proxy.requests
+        assert seen.headers["authorization"] == "<redacted>"
+        assert KEY not in repr(proxy.requests)
+        # ... while the upstream got it as the application sent it.
+        assert upstream.requests[0].headers["authorization"] == f"Bearer {KEY}"
