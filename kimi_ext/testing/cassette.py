@@ -31,7 +31,7 @@ import json
 import os
 import secrets
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,10 +81,6 @@ class RecordedReply:
     frames: list[Frame] | None = None  # a stream
     ending: str = "end"  # "end" or "close"
     delay: float = 0.0  # seconds until the headers arrived
-
-    @property
-    def is_stream(self) -> bool:
-        return self.frames is not None
 
 
 @dataclass
@@ -278,8 +274,3 @@ def _dumps_document(items: list[dict[str, Any]]) -> str:
         body = f"[\n{indent}  {inner}\n{indent}]" if lines else "[]"
         text = text[:at] + body + text[at + len(mark) + 2 :]
     return text + "\n"
-
-
-def frames_bytes(frames: Iterable[Frame]) -> bytes:
-    """The stream's body as received."""
-    return b"".join(f.data for f in frames)

@@ -96,7 +96,7 @@ def kimi_standin() -> Iterator[KimiStandIn]:
 @pytest.fixture
 def kimi_cassette_dir(request: pytest.FixtureRequest) -> Path:
     """Where the test's cassette lives: ``cassettes/<module>`` beside the test file."""
-    module = Path(str(request.node.fspath))
+    module = request.path
     return module.parent / "cassettes" / module.stem
 
 
@@ -111,7 +111,7 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
         Path(named) if named is not None else kimi_cassette_dir / f"{_safe(request.node.name)}.json"
     )
     if not path.is_absolute() and named is not None:
-        path = Path(str(request.node.fspath)).parent / path
+        path = request.path.parent / path
     mode = config.getoption("kimi_record_mode", default="none")
     strict = options.pop("strict", None)
     if strict is None:
