@@ -871,6 +871,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="the service to record from (https, or http on this machine)",
     )
     standin.add_argument(
+        "--scrub",
+        metavar="REGEX",
+        action="append",
+        type=_pattern,
+        default=[],
+        help="also keep what matches REGEX out of the recordings (repeatable)",
+    )
+    standin.add_argument(
+        "--keep-header",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also record this response header (a pattern such as x-kimi-*; repeatable)",
+    )
+    standin.add_argument(
         "--replay",
         metavar="DIR",
         help="answer with the cassettes in DIR (a folder or a .json file); with --record, "
@@ -915,6 +930,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _pattern(value: str) -> re.Pattern[str]:
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {exc}") from None
+
+
 def _upstream(value: str) -> str:
     from kimi_ext.testing.recorder import check_upstream
 
@@ -934,7 +956,12 @@ def run_standin(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     cassettes: dict[str, Any] = {"timing": args.timing, "allow_repeats": args.allow_repeats}
     if args.record is not None:
-        cassettes.update(record=args.record, upstream=args.upstream)
+        cassettes.update(
+            record=args.record,
+            upstream=args.upstream,
+            scrubbers=args.scrub,
+            record_headers=args.keep_header,
+        )
     if args.replay is not None:
         cassettes.update(replay=args.replay, strict_replay=args.strict)
     try:

@@ -151,7 +151,7 @@ class Recorder:
         self._cassette = Cassette(self.target)
         if not self.per_file and append and self.target.exists():
             self._cassette = Cassette.load(self.target)
-        self._next = 0
+        self._reserved: set[int] = set()  # file numbers handed out (folder target)
         host = urllib.parse.urlsplit(self.upstream).hostname or ""
         self._http = httpx.Client(
             timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
@@ -199,8 +199,14 @@ class Recorder:
             query=query,
             headers=_kept(headers.items(), self.keep_request),
         )
-        slot = self._slot(path)
-        relayed = {k: v for k, v in response.headers.multi_items() if k.lower() not in _HOP}
+        slot = self._reserve(path)
+        # Relayed as sent, less what describes the connection (and what the stand-in's own
+        # HTTP layer writes: its Server and Date).
+        relayed = {
+            k: v
+            for k, v in response.headers.multi_items()
+            if k.lower() not in _HOP and k.lower() not in ("server", "date")
+        }
         is_stream = "text/event-stream" in response.headers.get("content-type", "")
         if not is_stream:
             try:
@@ -220,7 +226,7 @@ class Recorder:
         self,
         response: httpx.Response,
         interaction: Interaction,
-        slot: int,
+        slot: Path | None,
         since: float,
         script: StreamScript,
     ) -> Iterator[bytes]:
@@ -275,18 +281,22 @@ class Recorder:
                 for part in value.split(";"):
                     self.scrubber.add_secret(part.partition("=")[2])
 
-    def _slot(self, path: str) -> int:
+    def _reserve(self, path: str) -> Path | None:
+        """A folder target: the next free file name, taken in the order requests arrive."""
+        if not self.per_file:
+            return None
         with self._lock:
-            slot = self._next
-            self._next += 1
-        return slot
+            numbers = {int(p.name[:4]) for p in self.target.glob("[0-9][0-9][0-9][0-9]-*.json")}
+            n = max(numbers | self._reserved, default=0) + 1
+            self._reserved.add(n)
+        return self.target / f"{n:04d}-{PATHS.get(path, 'other')}.json"
 
-    def _store(self, interaction: Interaction, slot: int) -> None:
+    def _store(self, interaction: Interaction, slot: Path | None) -> None:
         with self._lock:
             clean = scrub_interaction(interaction, self.scrubber)
             self.recorded += 1
-            if self.per_file:
-                cassette = Cassette(self._free_name(interaction.path), [clean])
+            if slot is not None:
+                cassette = Cassette(slot, [clean])
             else:
                 self._cassette.interactions.append(clean)
                 cassette = self._cassette
@@ -296,14 +306,6 @@ class Recorder:
                 logger.error("stand-in recorder: cannot write %s: %s", cassette.path, exc)
         if self.on_recorded is not None:
             self.on_recorded(clean)
-
-    def _free_name(self, path: str) -> Path:
-        fmt = PATHS.get(path, "other")
-        taken = {p.name.split("-", 1)[0] for p in self.target.glob("*.json")}
-        n = len(taken) + 1
-        while f"{n:04d}" in taken:
-            n += 1
-        return self.target / f"{n:04d}-{fmt}.json"
 
     def _save(self, cassette: Cassette) -> None:
         text = cassette.dumps()

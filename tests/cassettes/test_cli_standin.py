@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from cassette_helpers import UPSTREAM_KEY, ask, call, client_for
 
+import kimi_ext
 from kimi_ext.cli import EXIT_CASSETTES, EXIT_SETUP, EXIT_USAGE
-from kimi_ext.testing import KimiStandIn
+from kimi_ext.testing import Cassette, Fault, KimiStandIn
 
 KIMI = str(Path(sys.executable).parent / "kimi")
 
@@ -100,3 +101,30 @@ def test_setup_mistakes_are_one_line(
     assert run.returncode == code
     assert message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_scrub_and_keep_header_flags(upstream: KimiStandIn, tmp_path: Path) -> None:
+    cassette = tmp_path / "c.json"
+    upstream.queue("Your order is secret-42.")
+    args = ["--record", str(cassette), "--upstream", upstream.base_url, "--scrub", r"secret-\d+",
+            "--keep-header", "x-cust*"]  # fmt: skip
+    with standin(*args) as (proc, url, _):
+        with client_for(url, UPSTREAM_KEY) as client:
+            call(client, "chat", False, **ask("chat", "My order?"))
+            upstream.fault(
+                Fault.error(418, "teapot", headers={"x-custom": "kept", "x-other": "no"})
+            )
+            with pytest.raises(kimi_ext.APIStatusError):
+                call(client, "chat", False, **ask("chat", "Again?"))
+        assert stop(proc)[0] == 0
+    text = cassette.read_text()
+    assert "secret-42" not in text and "Your order is <redacted>." in text
+    kept = Cassette.load(cassette).interactions[1].reply.headers
+    assert kept["x-custom"] == "kept" and "x-other" not in kept
+
+
+def test_a_bad_scrub_pattern_is_a_usage_error(tmp_path: Path) -> None:
+    run = subprocess.run([KIMI, "stand-in", "--record", "x", "--upstream", "https://h",
+                          "--scrub", "("], capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == EXIT_USAGE
+    assert "--scrub: not a regular expression" in run.stderr
