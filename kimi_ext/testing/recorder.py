@@ -120,6 +120,7 @@ def _kept(headers: Iterable[tuple[str, str]], allow: Iterable[str]) -> dict[str,
         name.lower(): value
         for name, value in headers
         if name.lower() not in NEVER_KEPT
+        and name.lower() not in _HOP  # a replay writes its own framing
         and any(fnmatch.fnmatchcase(name.lower(), p) for p in patterns)
     }
 
