@@ -66,7 +66,7 @@ def key_pieces(key: str) -> set[str]:
     return pieces
 
 
-@dataclass
+@dataclass(repr=False)
 class Scrubber:
     """Replaces secrets in text with ``<redacted>`` (see the module docstring).
 
@@ -104,6 +104,13 @@ class Scrubber:
         # piece; each run is then checked window by window (a set lookup per position).
         alphabet = "".join(sorted({c for p in self._pieces for c in p}))
         self._run = re.compile(f"[{re.escape(alphabet)}]{{{self._shortest},}}")
+
+    def __repr__(self) -> str:
+        # Never the pieces themselves: they are the key.
+        return f"<Scrubber: {len(self._user)} user scrubbers, keys {'known' if self._pieces else 'none'}>"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        raise TypeError("a Scrubber holds pieces of keys and cannot be pickled")
 
     @property
     def has_secrets(self) -> bool:

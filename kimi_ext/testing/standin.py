@@ -159,6 +159,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format: str, *args: Any) -> None:
+        recorder = self.server.standin._recorder
+        if recorder is not None and logger.isEnabledFor(logging.DEBUG):
+            # Recording, a request line may hold a real key (a query string).
+            logger.debug("stand-in: %s", recorder.scrubber.scrub(format % args))
+            return
         logger.debug("stand-in: " + format, *args)
 
     def _read_body(self, limit: int | None) -> bytes | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 import json
 import re
+import socket
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -128,3 +130,43 @@ def test_the_recording_stand_in_shows_no_key_in_its_requests(tmp_path: Path) -> 
         assert KEY not in repr(proxy.requests)
         # ... while the upstream got it as the application sent it.
         assert upstream.requests[0].headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_no_repr_pickle_or_log_line_shows_the_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import pickle
+
+    scrubber = Scrubber()
+    scrubber.add_secret(KEY)
+    assert KEY[:8] not in repr(scrubber) and "keys known" in repr(scrubber)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(scrubber)
+    caplog.set_level(logging.DEBUG, logger="kimi_ext.testing")
+    # An upstream that logs nothing of its own: every line caught is the proxy's.
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")  # fmt: skip
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    upstream = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        with KimiStandIn(record=tmp_path / "c.json", upstream=upstream) as proxy:
+            url = f"{proxy.base_url}/v1/chat/completions?api_key={QUOTED}"
+            auth = {"Authorization": f"Bearer {KEY}"}
+            assert httpx.post(url, json=ask("chat", "Hi"), headers=auth).status_code == 200
+    finally:
+        listener.close()
+        server.join(10)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "POST /v1/chat/completions?api_key=<redacted>" in logged
+    assert not [p for p in forbidden() if p in logged]
