@@ -153,19 +153,29 @@ class Recorder:
         if not self.per_file and append and self.target.exists():
             self._cassette = Cassette.load(self.target)
         self._reserved: set[int] = set()  # file numbers handed out (folder target)
-        host = urllib.parse.urlsplit(self.upstream).hostname or ""
-        self._http = httpx.Client(
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)),
-            follow_redirects=False,  # a redirect would carry the key elsewhere
-            trust_env=not is_loopback(host),  # no proxy between us and this machine
-        )
+        self._timeout = timeout
+        self._http: httpx.Client | None = None  # made on first use (again after close())
         self.recorded = 0
         # Called with each interaction once stored (the player learns its signatures).
         self.on_recorded: Callable[[Interaction], None] | None = None
 
     def close(self) -> None:
-        """Close the connections to the upstream."""
-        self._http.close()
+        """Close the connections to the upstream (a later request opens new ones)."""
+        with self._lock:
+            http, self._http = self._http, None
+        if http is not None:
+            http.close()
+
+    def _client(self) -> httpx.Client:
+        with self._lock:
+            if self._http is None:
+                host = urllib.parse.urlsplit(self.upstream).hostname or ""
+                self._http = httpx.Client(
+                    timeout=httpx.Timeout(self._timeout, connect=min(self._timeout, 30.0)),
+                    follow_redirects=False,  # a redirect would carry the key elsewhere
+                    trust_env=not is_loopback(host),  # no proxy between us and this machine
+                )
+            return self._http
 
     # ------------------------------------------------------------------ forwarding
 
@@ -180,11 +190,10 @@ class Recorder:
         sent = {k: v for k, v in headers.items() if k.lower() not in _HOP}
         sent["accept-encoding"] = "identity"  # the frames exactly as the service writes them
         started = time.monotonic()
-        request = self._http.build_request(
-            method, self.upstream + raw_path, headers=sent, content=body
-        )
+        http = self._client()
+        request = http.build_request(method, self.upstream + raw_path, headers=sent, content=body)
         try:
-            response = self._http.send(request, stream=True)
+            response = http.send(request, stream=True)
         except httpx.HTTPError as exc:
             raise UpstreamError(f"cannot reach the upstream {self.upstream}: {exc}") from None
         arrived = time.monotonic()

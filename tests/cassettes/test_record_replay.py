@@ -448,3 +448,17 @@ def test_an_unreachable_upstream_gets_a_502(tmp_path: Path) -> None:
     assert reply.status_code == 502
     assert "cannot reach the upstream" in reply.json()["error"]["message"]
     assert not (tmp_path / "c.json").exists()
+
+
+def test_a_recording_stand_in_can_be_stopped_and_started_again(
+    upstream: KimiStandIn, tmp_path: Path
+) -> None:
+    cassette = tmp_path / "c.json"
+    proxy = KimiStandIn(record=cassette, upstream=upstream.base_url)
+    for text in ("one", "two"):
+        with proxy, client_for(proxy.base_url, UPSTREAM_KEY) as client:
+            assert call(client, "chat", False, **ask("chat", text)).result
+    assert [i.body["messages"][0]["content"] for i in Cassette.load(cassette).interactions] == [
+        "one",
+        "two",
+    ]
