@@ -126,12 +126,13 @@ class Player:
             if matching and self.allow_repeats:
                 matching[-1].uses += 1
                 return matching[-1]
-        return self._explain(method, path, canonical, same_route, matching)
+        return self._explain(method, path, query, canonical, same_route, matching)
 
     def _explain(
         self,
         method: str,
         path: str,
+        query: str,
         canonical: Any,
         same_route: list[_Entry],
         matching: list[_Entry],
@@ -144,6 +145,18 @@ class Player:
                 "or replay with allow_repeats"
             )
         if not same_route:
+            queries = sorted(
+                {
+                    e.interaction.query
+                    for e in self._entries
+                    if e.interaction.method == method and e.interaction.path == path
+                }
+            )
+            if queries:
+                return Mismatch(
+                    f"cassette: no recorded interaction for {route} with the query {query!r} "
+                    f"(recorded: {', '.join(map(repr, queries))})"
+                )
             held = sorted({f"{e.interaction.method} {e.interaction.path}" for e in self._entries})
             return Mismatch(
                 f"cassette: no recorded interaction for {route} (the cassettes hold: "

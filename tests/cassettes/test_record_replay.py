@@ -462,3 +462,21 @@ def test_a_recording_stand_in_can_be_stopped_and_started_again(
         "one",
         "two",
     ]
+
+
+def test_matching_on_the_query_string_is_optional(upstream: KimiStandIn, tmp_path: Path) -> None:
+    from kimi_ext.testing.matching import Matcher
+
+    cassette = tmp_path / "c.json"
+    with KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy:
+        reply = httpx.post(f"{proxy.base_url}/v1/chat/completions?trace=1", json=ask("chat", "Hi"),
+                           headers={"Authorization": f"Bearer {UPSTREAM_KEY}"})  # fmt: skip
+        assert reply.status_code == 200
+    assert Cassette.load(cassette).interactions[0].query == "trace=1"
+    for matcher, status in ((Matcher(), 200), (Matcher(query=True), 400)):
+        with KimiStandIn(replay=cassette, matcher=matcher) as player:
+            reply = httpx.post(f"{player.base_url}/v1/chat/completions?trace=2",
+                               json=ask("chat", "Hi"),
+                               headers={"Authorization": f"Bearer {player.api_key}"})  # fmt: skip
+            assert reply.status_code == status, reply.text
+    assert "with the query 'trace=2' (recorded: 'trace=1')" in reply.json()["error"]["message"]
