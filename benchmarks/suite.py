@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import GOALS
@@ -290,6 +291,63 @@ class Suite:
             self.clients, self.formats, reps=c.small_reps, batch=c.small_batch, goals=GOALS,
             log=self.log,
         )  # fmt: skip
+
+    def replay(self) -> list[Row]:
+        from .replay import (
+            PLAIN,
+            cassette_folder,
+            frames_in,
+            recorded_body,
+            recorded_cassette,
+            replay_contenders,
+            replaying,
+        )
+
+        c = self.config
+        n = c.stream_events
+        rows = []
+        with cassette_folder() as folder:
+            for fmt in self.formats:
+                self.log(f"replay of a recorded {n:,}-event stream: {fmt}")
+                cassette = recorded_cassette(self.server.root, fmt, n, Path(folder))
+                with replaying(cassette) as replay_root:
+                    contenders, clients = replay_contenders(
+                        self.clients.http,
+                        self.server.root,
+                        replay_root,
+                        fmt,
+                        n,
+                        recorded_body(cassette),
+                    )
+                    try:
+                        warm(contenders)
+                        times = measure(contenders, reps=c.stream_reps)
+                    finally:
+                        for client in clients:
+                            client.close()
+                bench = f"replay a recorded {frames_in(cassette):,}-frame stream"
+                for contender, base in zip(
+                    contenders, [PLAIN, PLAIN] + [contenders[2].name] * 2, strict=True
+                ):
+                    rows.append(
+                        Row(
+                            bench,
+                            fmt,
+                            contender.name,
+                            fmt_time(spread(times[contender.name])),
+                            paired(times, contender.name, base),
+                            "vs plain server",
+                            GOALS["replay"] if contender.kimi else None,
+                        )
+                    )
+        self.notes.append(
+            "- Replay: the stream is recorded through `KimiStandIn(record=...)` from the plain "
+            "server, then replayed by `kimi stand-in --replay FILE --allow-repeats` in a child "
+            "process (timing fast: the recorded frames written 64 KiB at a time). Each pair of "
+            "rows reads the same bytes from both servers with the same client: httpx "
+            "`iter_raw` (the serving cost, undiluted), then kimi_ext `stream()` + `get_final`."
+        )
+        return rows
 
     def memory(self) -> list[Row]:
         c = self.config

@@ -91,6 +91,7 @@ DEFAULT_MAX_TOKENS = 32_768
 EXIT_USAGE = 2  # a bad command line: argparse's own code, and that of RequestValidationError
 EXIT_SETUP = 6  # the setup cannot be used: no key, a bad address, a file that cannot be used
 EXIT_STANDIN = 7  # the stand-in could not listen on its port (python -m kimi_ext.testing too)
+EXIT_CASSETTES = 8  # a cassette check failed: a secret, an unused cassette or interaction
 
 # Narrowest class first: the first match decides the exit code. One code per kind of
 # mistake, whichever layer notices it: a flag or value the command refuses and a request
@@ -132,6 +133,11 @@ EXIT_TABLE: tuple[tuple[str, str], ...] = (
         "named by --load, --json-schema or --script that cannot be used (ClientConfigError)",
     ),
     (f"{EXIT_STANDIN}", "the stand-in cannot listen on its port (busy or not allowed)"),
+    (
+        f"{EXIT_CASSETTES}",
+        "a cassette check failed: kimi cassettes check found a key-like string or a cassette "
+        "no test used, or kimi stand-in --strict left a recorded interaction unused",
+    ),
     (
         "10-17",
         "the service refused: 10 AuthenticationError, 11 PermissionDeniedError, "
@@ -738,6 +744,8 @@ STANDIN_HOWTO = """\
 offline, with no key and no network:
   kimi stand-in --port 8765                  # in one terminal; prints its address and key
   kimi stand-in --script replies.json        # answer from a script file (rules and replies)
+  kimi stand-in --record cassettes --upstream https://direct.evolink.ai   # record real answers
+  kimi stand-in --replay cassettes           # answer with what was recorded
   KIMI_API_KEY=test-key kimi chat --base-url http://127.0.0.1:8765 "Hello"   # in another"""
 
 
@@ -850,16 +858,117 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="answer from a JSON script file of rules, replies and faults (see the README)",
     )
+    standin.add_argument(
+        "--record",
+        metavar="DIR",
+        help="be a recording proxy: forward to --upstream and store each exchange in DIR "
+        "(a folder: one cassette per exchange; a .json file: all in it)",
+    )
+    standin.add_argument(
+        "--upstream",
+        metavar="URL",
+        type=_upstream,
+        help="the service to record from (https, or http on this machine)",
+    )
+    standin.add_argument(
+        "--scrub",
+        metavar="REGEX",
+        action="append",
+        type=_pattern,
+        default=[],
+        help="also keep what matches REGEX out of the recordings (repeatable)",
+    )
+    standin.add_argument(
+        "--keep-header",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also record this response header (a pattern such as x-kimi-*; repeatable)",
+    )
+    standin.add_argument(
+        "--replay",
+        metavar="DIR",
+        help="answer with the cassettes in DIR (a folder or a .json file); with --record, "
+        "record what they do not answer",
+    )
+    standin.add_argument(
+        "--timing",
+        choices=("fast", "recorded"),
+        default="fast",
+        help="replay as fast as possible (default) or at the recorded pace",
+    )
+    standin.add_argument(
+        "--allow-repeats",
+        action="store_true",
+        help="let a recording answer again once every match was used",
+    )
+    standin.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"on Ctrl-C, list the interactions no request used and exit {EXIT_CASSETTES} "
+        "if there are any",
+    )
+    cassettes = sub.add_parser(
+        "cassettes",
+        help="check recorded cassettes",
+        description="Check recorded cassettes (see kimi stand-in --record).",
+    )
+    checks = cassettes.add_subparsers(dest="cassettes_command", required=True)
+    check = checks.add_parser(
+        "check",
+        help="scan a cassette folder for secrets and unused cassettes (for CI)",
+        description="Scan every cassette under DIR for key-like strings (and for pieces of "
+        f"the key in KIMI_API_KEY, if set) and, with --used, for cassettes no test used. "
+        f"Exit 0 when clean, {EXIT_CASSETTES} with one line per problem.",
+    )
+    check.add_argument("folder", metavar="DIR", help="the cassette folder")
+    check.add_argument(
+        "--used",
+        metavar="FILE",
+        help="the list of used cassettes pytest --kimi-cassettes-used FILE wrote",
+    )
     return parser
+
+
+def _pattern(value: str) -> re.Pattern[str]:
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {exc}") from None
+
+
+def _upstream(value: str) -> str:
+    from kimi_ext.testing.recorder import check_upstream
+
+    try:
+        return check_upstream(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"upstream {value!r}: ")) from None
 
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
     from kimi_ext.testing import ScriptError, serve_forever
+    from kimi_ext.testing.cassette import CassetteError
 
+    if (args.record is None) != (args.upstream is None):
+        print("kimi stand-in: error: --record and --upstream go together", file=sys.stderr)
+        return EXIT_USAGE
+    cassettes: dict[str, Any] = {"timing": args.timing, "allow_repeats": args.allow_repeats}
+    if args.record is not None:
+        cassettes.update(
+            record=args.record,
+            upstream=args.upstream,
+            scrubbers=args.scrub,
+            record_headers=args.keep_header,
+        )
+    if args.replay is not None:
+        cassettes.update(replay=args.replay, strict_replay=args.strict)
     try:
-        serve_forever(port=args.port, api_key=args.api_key, script=args.script)
-    except ScriptError as exc:
+        problems = serve_forever(
+            port=args.port, api_key=args.api_key, script=args.script, **cassettes
+        )
+    except (ScriptError, CassetteError) as exc:
         # Read before the port is bound: a broken file serves nothing.
         print(f"kimi: stand-in: {exc}", file=sys.stderr)
         return EXIT_SETUP
@@ -867,6 +976,30 @@ def run_standin(args: argparse.Namespace) -> int:
         reason = exc.strerror or str(exc)
         print(f"kimi: stand-in: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
         return EXIT_STANDIN
+    for problem in problems:
+        print(f"kimi: stand-in: {problem}", file=sys.stderr)
+    return EXIT_CASSETTES if problems else 0
+
+
+def run_cassettes(args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``kimi cassettes check DIR [--used FILE]``: one line per problem."""
+    from kimi_ext.testing.cassette import CassetteError
+    from kimi_ext.testing.check import check_folder
+
+    key = (os.environ.get("KIMI_API_KEY") or "").strip()
+    try:
+        problems = check_folder(args.folder, used=args.used, keys=[key] if key else [])
+    except CassetteError as exc:
+        print(f"kimi: cassettes: {exc}", file=sys.stderr)
+        return EXIT_SETUP
+    for problem in problems:
+        print(redact(str(problem), key or None), file=out)
+    if problems:
+        print(f"kimi: cassettes: {len(problems)} problem(s)", file=sys.stderr)
+        return EXIT_CASSETTES
+    print(
+        f"{args.folder}: no secret found" + (", every cassette used" if args.used else ""), file=out
+    )
     return 0
 
 
@@ -898,6 +1031,8 @@ def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
     """Run the parsed command; returns its exit code (see ``EXIT_TABLE``)."""
     if args.command == "stand-in":
         return run_standin(args)
+    if args.command == "cassettes":
+        return run_cassettes(args, out)
     args.format_given = args.format is not None
     args.format = args.format or "messages"
     try:

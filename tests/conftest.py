@@ -12,13 +12,27 @@ from typing import Any
 
 import pytest
 
-from kimi_ext.testing.pytest_plugin import kimi_standin
+from kimi_ext.testing.pytest_plugin import (
+    kimi_cassette,
+    kimi_cassette_dir,
+    kimi_standin,
+    pytest_addoption,
+    pytest_configure,
+)
 
 # The standard validators built straight from openapi/*.yaml (shared with tests/contract).
 sys.path.insert(0, str(Path(__file__).parent / "contract"))
 from spec import request_component, request_validator, spec
 
-__all__ = ["kimi_standin"]
+# The plugin's fixtures and its options (--kimi-record-mode...), as the installed plugin
+# would give them.
+__all__ = [
+    "kimi_cassette",
+    "kimi_cassette_dir",
+    "kimi_standin",
+    "pytest_addoption",
+    "pytest_configure",
+]
 
 # A suite started in the background by a shell without job control (`make test &` in a
 # script, nohup) inherits SIGINT ignored, and so would every process it starts: the tests

@@ -10,14 +10,22 @@
         standin.when("Oslo", "Sunny.")   # any request whose last user text contains "Oslo"
         ...  # point a client at standin.base_url with standin.api_key
 
-pytest users get the ``kimi_standin`` fixture from :mod:`kimi_ext.testing.pytest_plugin`.
+Cassettes record real exchanges once and replay them through the stand-in::
+
+    KimiStandIn(record="cassettes/trip.json", upstream="https://direct.evolink.ai")
+    KimiStandIn(replay="cassettes/trip.json")
+
+pytest users get the ``kimi_standin`` and ``kimi_cassette`` fixtures from
+:mod:`kimi_ext.testing.pytest_plugin`.
 ``python -m kimi_ext.testing --port 8765`` runs one in the foreground.
 """
 
 from __future__ import annotations
 
 from kimi_ext.testing.caching import PromptCache
+from kimi_ext.testing.cassette import Cassette, CassetteError
 from kimi_ext.testing.faults import Fault
+from kimi_ext.testing.matching import DEFAULT_IGNORE, Matcher
 from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
 from kimi_ext.testing.rules import ServiceError
@@ -25,9 +33,13 @@ from kimi_ext.testing.script import Match, Rule, ScriptError
 from kimi_ext.testing.standin import KimiStandIn, serve_forever
 
 __all__ = [
+    "DEFAULT_IGNORE",
+    "Cassette",
+    "CassetteError",
     "Fault",
     "KimiStandIn",
     "Match",
+    "Matcher",
     "PromptCache",
     "RecordedRequest",
     "Reply",

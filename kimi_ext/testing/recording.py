@@ -27,6 +27,9 @@ class RecordedRequest:
     client: tuple[str, int] = ("", 0)  # the peer address (same port = same connection)
     # Unknown top-level fields the stand-in discarded, as the service does.
     discarded: list[str] = field(default_factory=list)
+    # Recording: the headers as sent, key included, for the upstream (``headers`` then has
+    # the credentials redacted, so no repr of a request shows the real key).
+    forwarded: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def format(self) -> str | None:

@@ -33,15 +33,21 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from kimi_ext._core.contract import contract
-from kimi_ext.testing.caching import PromptCache
+from kimi_ext._core.secret import MIN_SEARCHED_KEY
+from kimi_ext.testing.caching import CacheUse, PromptCache
+from kimi_ext.testing.cassette import CassetteError, Interaction
 from kimi_ext.testing.faults import Fault, FaultPlan
 from kimi_ext.testing.formats import RENDERERS, Context, auth_error, error_body, new_id
+from kimi_ext.testing.matching import Matcher
+from kimi_ext.testing.outcome import Outcome
+from kimi_ext.testing.player import Mismatch, Player, Timing
+from kimi_ext.testing.recorder import NEVER_KEPT, Recorder, UpstreamError, scrub_json
 from kimi_ext.testing.recording import PATHS, RecordedRequest, last_user_text
 from kimi_ext.testing.replies import (
     SEARCH_REASONING,
@@ -63,6 +69,7 @@ from kimi_ext.testing.rules import (
     known_models,
 )
 from kimi_ext.testing.script import Match, Rule, Script, as_rule, load_script
+from kimi_ext.testing.scrub import REDACTED, Scrubber, UserScrubber
 from kimi_ext.testing.sse import StreamScript, script_stream
 
 logger = logging.getLogger("kimi_ext.testing")
@@ -71,17 +78,11 @@ WEB_SEARCH_CALL = "$web_search"
 
 Responder = Callable[["RecordedRequest"], "Reply | None"]
 
-
-@dataclass
-class Outcome:
-    """What the HTTP layer sends back for one request."""
-
-    status: int = 200
-    body: Any = None
-    headers: dict[str, str] = field(default_factory=dict)
-    stream: StreamScript | None = None
-    delay: float = 0.0
-    disconnect: bool = False
+# What a renderer needs to write a format's in-stream error event into a replayed stream.
+_ERROR_CONTEXTS = {
+    fmt: Context(RequestInfo(fmt, ""), {}, Plan("", True, "", False), CacheUse(0))
+    for fmt in PATHS.values()
+}
 
 
 def default_reply(info: RequestInfo, body: Mapping[str, Any]) -> Reply:
@@ -158,6 +159,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format: str, *args: Any) -> None:
+        recorder = self.server.standin._recorder
+        if recorder is not None and logger.isEnabledFor(logging.DEBUG):
+            # Recording, a request line may hold a real key (a query string).
+            logger.debug("stand-in: %s", recorder.scrubber.scrub(format % args))
+            return
         logger.debug("stand-in: " + format, *args)
 
     def _read_body(self, limit: int | None) -> bytes | None:
@@ -242,12 +248,15 @@ class _Handler(BaseHTTPRequestHandler):
     do_PATCH = _dispatch
 
     def _send_json(self, outcome: Outcome) -> None:
-        data = dump_json(outcome.body).encode("utf-8")
+        data = outcome.raw if outcome.raw is not None else dump_json(outcome.body).encode("utf-8")
         self.send_response(outcome.status)
-        self.send_header("Content-Type", "application/json")
+        given = {name.lower() for name in outcome.headers}
+        if "content-type" not in given:
+            self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         for name, value in outcome.headers.items():
-            self.send_header(name, value)
+            if name.lower() != "content-length":
+                self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
 
@@ -257,8 +266,11 @@ class _Handler(BaseHTTPRequestHandler):
         standin = self.server.standin
         chunked = standin.sse_transport == "chunked"
         self.send_response(outcome.status)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-cache")
+        given = {name.lower() for name in outcome.headers}
+        if "content-type" not in given:
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        if "cache-control" not in given:
+            self.send_header("Cache-Control", "no-cache")
         if chunked:
             self.send_header("Transfer-Encoding", "chunked")
         else:
@@ -267,11 +279,19 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in outcome.headers.items():
             self.send_header(name, value)
         self.end_headers()
-        for piece in script.pieces:
-            if script.event_delay > 0 and standin.wait(script.event_delay):
-                self.close_connection = True
-                return
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+        delays = script.delays
+        pieces = script.pieces
+        try:
+            for n, piece in enumerate(pieces):
+                delay = delays[n] if delays is not None else script.event_delay
+                if delay > 0 and standin.wait(delay):
+                    self.close_connection = True
+                    return
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+        finally:
+            close = getattr(pieces, "close", None)
+            if close is not None:  # a relayed stream: stop reading the upstream
+                close()
         if script.hold > 0 and self._hold(script, chunked):
             self.close_connection = True
             return
@@ -319,6 +339,23 @@ class KimiStandIn:
         script: a JSON script file of rules, queued replies and faults to load
             (:meth:`load_script`; :class:`~kimi_ext.testing.script.ScriptError` when it is
             broken).
+        record, upstream: a recording proxy: every request goes to ``upstream`` (https, or
+            http on this machine) with the application's key, its answer is relayed as it
+            arrives and stored, scrubbed, in ``record`` (a ``.json`` cassette file, or a
+            folder: one file per exchange). See :mod:`kimi_ext.testing.recorder`.
+        replay: cassette files or folders to answer from (:mod:`kimi_ext.testing.player`),
+            after the usual checks of each request; with ``record`` too, a request no
+            recording matches is forwarded and recorded (new episodes).
+        timing: ``"fast"`` (replay as fast as possible) or ``"recorded"`` (the recorded
+            pacing: time to the headers and before each event).
+        matcher: how requests match recordings (:class:`~kimi_ext.testing.matching.Matcher`).
+        allow_repeats: let a recording answer again once every match was used.
+        strict_replay: leaving the ``with`` block raises :class:`CassetteError` when an
+            interaction went unused or a request matched none (:meth:`check_cassettes`).
+        scrubbers: more secrets to keep out of recordings (strings, compiled patterns,
+            functions of the text).
+        record_headers: more response and request headers to keep (fnmatch patterns; a
+            credential header is never kept).
     """
 
     def __init__(
@@ -337,9 +374,40 @@ class KimiStandIn:
         strict_fields: bool = False,
         max_body_bytes: int | None = None,
         script: str | Path | None = None,
+        record: str | Path | None = None,
+        upstream: str | None = None,
+        replay: str | Path | Sequence[str | Path] | None = None,
+        timing: Timing = "fast",
+        matcher: Matcher | None = None,
+        allow_repeats: bool = False,
+        strict_replay: bool = False,
+        scrubbers: Sequence[UserScrubber] = (),
+        record_headers: Sequence[str] = (),
     ) -> None:
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
+        if (record is None) != (upstream is None):
+            raise ValueError(
+                "record= and upstream= go together: where to store, and what to record"
+            )
+        # Cassettes: replay what was recorded, record what the upstream answers (both: replay
+        # what matches and record the rest).
+        self._player: Player | None = None
+        if replay is not None:
+            sources = [replay] if isinstance(replay, str | Path) else list(replay)
+            self._player = Player(
+                sources, matcher or Matcher(), timing=timing, allow_repeats=allow_repeats
+            )
+        self._recorder: Recorder | None = None
+        if record is not None and upstream is not None:
+            self._recorder = Recorder(
+                record, upstream, scrubbers=scrubbers, keep_headers=record_headers
+            )
+            if self._player is not None:
+                self._recorder.on_recorded = self._player.learn
+        self.strict_replay = strict_replay
+        self._mismatches: list[str] = []
+        self._key_scrubbers: dict[str, Scrubber] = {}
         # The key it accepts and the address start() binds.
         self.api_key, self.host, self._port = api_key, host, port
         # How it writes streams, then which service behaviours it copies: every request
@@ -419,12 +487,46 @@ class KimiStandIn:
         self._server = None
         self._thread = None
         self._wake = None
+        if self._recorder is not None:
+            self._recorder.close()
 
     def __enter__(self) -> KimiStandIn:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+        if self.strict_replay and exc_info[0] is None:
+            self.check_cassettes()
+
+    # ------------------------------------------------------------------ cassettes
+
+    @property
+    def recording(self) -> bool:
+        """Whether requests are forwarded and recorded (record=)."""
+        return self._recorder is not None
+
+    @property
+    def replaying(self) -> bool:
+        """Whether recorded interactions answer (replay=)."""
+        return self._player is not None
+
+    def unused_interactions(self) -> list[Interaction]:
+        """The recorded interactions no request took (none when not replaying)."""
+        return self._player.unused() if self._player is not None else []
+
+    @property
+    def mismatches(self) -> list[str]:
+        """The error message of each request no recording answered (a copy)."""
+        with self._lock:
+            return list(self._mismatches)
+
+    def check_cassettes(self) -> None:
+        """Raise :class:`CassetteError` naming every request no recording matched and every
+        interaction that went unused (what ``strict_replay`` checks on leaving)."""
+        problems = [*self.mismatches]
+        problems += [f"unused: {i.describe()}" for i in self.unused_interactions()]
+        if problems:
+            raise CassetteError("cassette replay: " + "; ".join(problems))
 
     @property
     def running(self) -> bool:
@@ -544,6 +646,7 @@ class KimiStandIn:
             self._faults.clear()
             self._requests.clear()
             self._pending_searches.clear()
+            self._mismatches.clear()
         self.responder = None
         self.cache.clear()
 
@@ -555,8 +658,11 @@ class KimiStandIn:
         return "Es" + base64.b64encode(digest).decode("ascii")
 
     def verify_thinking(self, thinking: str, signature: str) -> bool:
-        """Whether ``signature`` is this stand-in's signature of ``thinking``."""
-        return hmac.compare_digest(self.sign_thinking(thinking), signature)
+        """Whether ``signature`` is this stand-in's signature of ``thinking``, or one the
+        recorded service gave it (when replaying)."""
+        if hmac.compare_digest(self.sign_thinking(thinking), signature):
+            return True
+        return self._player is not None and self._player.knows_signature(thinking, signature)
 
     # ------------------------------------------------------------------ requests
 
@@ -609,20 +715,77 @@ class KimiStandIn:
             parsed: Any = json.loads(body) if body else None
         except ValueError:
             parsed = None
+        forwarded = None
+        if self._recorder is not None:  # the real key: kept out of the request's repr
+            forwarded = headers
+            headers = {k: REDACTED if k in NEVER_KEPT else v for k, v in headers.items()}
         record = RecordedRequest(
-            method, path, headers, body, parsed, request_id, time.time(), client
-        )
+            method, path, headers, body, parsed, request_id, time.time(), client,
+            forwarded=forwarded,
+        )  # fmt: skip
         with self._lock:
             self._requests.append(record)
         fmt = PATHS.get(path)
+        if self._recorder is not None and self._player is None:
+            return self._forward(record, raw_path, fmt)  # a plain recording proxy
         stream = isinstance(parsed, dict) and parsed.get("stream") is True
         faults = self._take_faults(fmt, stream)
-        outcome = self._answer(record, fmt, faults)
+        outcome = self._answer(record, fmt, faults, raw_path)
         # Read after answering: the rule that answered may have added faults.
         slow = faults.first("slow_first_byte")
-        outcome.delay = slow.delay if slow is not None else 0.0
-        outcome.headers = {"x-request-id": request_id, **outcome.headers}
+        outcome.delay = (slow.delay if slow is not None else 0.0) + (
+            outcome.delay if outcome.verbatim else 0.0
+        )
+        if not outcome.verbatim:
+            outcome.headers = {"x-request-id": request_id, **outcome.headers}
         return outcome
+
+    def _forward(self, record: RecordedRequest, raw_path: str, fmt: str | None) -> Outcome:
+        """Relay the request to the upstream and record the exchange."""
+        recorder = self._recorder
+        assert recorder is not None
+        try:
+            headers = record.forwarded if record.forwarded is not None else record.headers
+            return recorder.forward(record.method, raw_path, headers, record.body)
+        except UpstreamError as exc:
+            logger.error("stand-in recorder: %s", exc)
+            err = ServiceError(502, f"stand-in recorder: {exc}", error_type="upstream_error")
+            out = self._error(fmt or "chat", err, record)
+            out.headers["x-request-id"] = record.request_id
+            return out
+
+    def _replay(
+        self, record: RecordedRequest, fmt: str, faults: FaultPlan, raw_path: str
+    ) -> Outcome:
+        """The recorded answer to ``record``, or a 400 naming the closest recording (with
+        a recorder: the upstream's answer, recorded)."""
+        player = self._player
+        assert player is not None
+        body = self._without_key(record)
+        found = player.take(record.method, record.path, raw_path.partition("?")[2], body)
+        if not isinstance(found, Mismatch):
+            error = RENDERERS[fmt](_ERROR_CONTEXTS[fmt]).error_event
+            return player.outcome(found, faults, lambda k: error(k).encode())
+        if self._recorder is not None:
+            return self._forward(record, raw_path, fmt)
+        logger.error("stand-in: %s", found.message)
+        with self._lock:
+            self._mismatches.append(found.message)
+        err = ServiceError(400, found.message, error_type="cassette_mismatch")
+        return self._error(fmt, err, record)
+
+    def _without_key(self, record: RecordedRequest) -> Any:
+        """The request body with the key it was sent with scrubbed (as a recording is)."""
+        headers = record.forwarded if record.forwarded is not None else record.headers
+        token = headers.get("authorization", "").strip().partition(" ")[2].strip()
+        if len(token) < MIN_SEARCHED_KEY or token.encode() not in record.body:
+            return record.json
+        with self._lock:
+            scrubber = self._key_scrubbers.get(token)
+            if scrubber is None:
+                scrubber = self._key_scrubbers[token] = Scrubber()
+                scrubber.add_secret(token)
+        return scrub_json(record.json, scrubber)
 
     def _take_faults(self, fmt: str | None, stream: bool) -> FaultPlan:
         with self._lock:
@@ -651,7 +814,9 @@ class KimiStandIn:
             return out
         return None
 
-    def _answer(self, record: RecordedRequest, fmt: str | None, faults: FaultPlan) -> Outcome:
+    def _answer(
+        self, record: RecordedRequest, fmt: str | None, faults: FaultPlan, raw_path: str = ""
+    ) -> Outcome:
         status = self._status_fault(record, fmt, faults)
         if status is not None:
             return status
@@ -661,7 +826,8 @@ class KimiStandIn:
             return self._error(
                 fmt, ServiceError(405, f"Method {record.method} not allowed"), record
             )
-        if not self._authorized(record):
+        # Recording, the application holds the real key: the upstream checks it.
+        if self._recorder is None and not self._authorized(record):
             err = auth_error(fmt)
             if "x-api-key" in record.headers and "authorization" not in record.headers:
                 err = ServiceError(
@@ -693,6 +859,8 @@ class KimiStandIn:
                         status = self._status_fault(record, fmt, faults)
                         if status is not None:
                             return status
+            if reply is None and self._player is not None:
+                return self._replay(record, fmt, faults, raw_path)
             if reply is None:
                 reply = self._reply_for(record, info, body)
             ctx = self._context(info, body, reply, faults)
@@ -900,17 +1068,32 @@ def _as_builtin(plan: Plan) -> Plan:
 
 
 def serve_forever(
-    port: int = 0, api_key: str = "test-key", script: str | Path | None = None
-) -> None:
+    port: int = 0,
+    api_key: str = "test-key",
+    script: str | Path | None = None,
+    **cassettes: Any,
+) -> list[str]:
     """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
 
     ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
     the port is bound, so a broken one raises :class:`ScriptError` and serves nothing.
+    ``cassettes`` are the cassette arguments of :class:`KimiStandIn` (``record``,
+    ``upstream``, ``replay``, ``timing``, ``strict_replay``...). Returns the problems a
+    strict replay found (requests no recording matched, interactions left unused).
     """
-    standin = KimiStandIn(api_key=api_key, port=port, script=script).start()
+    standin = KimiStandIn(api_key=api_key, port=port, script=script, **cassettes).start()
     try:
         print(f"Kimi stand-in listening on {standin.base_url}", flush=True)
-        print(f"API key: {standin.api_key}", flush=True)
+        if standin.recording:
+            upstream = cassettes["upstream"]
+            print(
+                f"Recording: {upstream} -> {cassettes['record']} (the key is forwarded)", flush=True
+            )
+        else:
+            print(f"API key: {standin.api_key}", flush=True)
+        if standin.replaying:
+            count = len(standin.unused_interactions())
+            print(f"Replaying: {cassettes['replay']} ({count} interactions)", flush=True)
         if script is not None:
             rules, queued = len(standin.rules), standin.pending_replies
             print(f"Script: {script} ({rules} rules, {queued} queued replies)", flush=True)
@@ -921,3 +1104,7 @@ def serve_forever(
         pass
     finally:
         standin.stop()
+    if not standin.strict_replay:
+        return []
+    unused = [f"unused: {i.describe()}" for i in standin.unused_interactions()]
+    return [*standin.mismatches, *unused]

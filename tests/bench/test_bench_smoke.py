@@ -31,6 +31,7 @@ def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
         "-turn history",
         "import + client construction",
         "peak memory",
+        "replay a recorded",
     ):
         assert bench in text and bench in printed
     for contender in (
@@ -39,6 +40,7 @@ def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
         "openai stream()+get_final",
         "anthropic stream()+get_final",
         "kimi_ext create(), ChatHistory",
+        "stand-in replay, bytes",
     ):
         assert contender in text
     for fmt in ("| chat |", "| messages |", "| responses |"):

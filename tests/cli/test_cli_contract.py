@@ -217,7 +217,7 @@ def test_a_bad_file_is_named_with_what_is_wrong(
         (["stand-in", "--prot", "8765"], "usage: kimi stand-in ",
          "unrecognized arguments: --prot 8765 (did you mean --port?)"),
         (["caht", "hi"], "usage: kimi [-h]", "invalid choice: 'caht' (choose from chat, "
-         "stand-in); did you mean chat?"),
+         "stand-in, cassettes); did you mean chat?"),
     ],
 )  # fmt: skip
 def test_a_bad_flag_shows_its_commands_usage_and_a_close_match(

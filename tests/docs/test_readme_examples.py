@@ -1,6 +1,9 @@
 """Every Python block of README.md runs as written, top to bottom in one namespace (as a
 reader following the README would), against the offline stand-in, with KIMI_API_KEY and
-KIMI_BASE_URL pointing at it. The shell blocks of ``kimi`` commands are run too."""
+KIMI_BASE_URL pointing at it. A block of pytest tests (``def test_``) is also run by
+pytest as a test file, its cassettes recorded from the stand-in and then replayed. The
+shell blocks of ``kimi`` commands are run too, the service's address
+(https://direct.evolink.ai) standing for the stand-in's."""
 
 from __future__ import annotations
 
@@ -48,6 +51,8 @@ def blocks(lang: str) -> list[Block]:
 
 
 PYTHON = blocks("python")
+PYTEST = [b for b in PYTHON if re.search(r"^def test_", b.code, re.MULTILINE)]
+SERVICE = "https://direct.evolink.ai"
 COMMANDS = [
     b
     for b in blocks("bash")
@@ -147,6 +152,7 @@ def test_the_readme_has_the_blocks_it_should() -> None:
         assert needed in code, needed
     assert "[...]" not in code and "..." not in re.sub(r"#.*", "", code)
     assert COMMANDS, "the kimi command blocks"
+    assert PYTEST and "kimi_cassette" in PYTEST[0].code, "the cassette fixture"
 
 
 @pytest.mark.parametrize("index", range(len(PYTHON)), ids=[b.id for b in PYTHON])
@@ -158,7 +164,7 @@ def test_python_block_runs_as_written(index: int, reader: Reader, as_reader: Kim
         call in block.code
         for call in (".create(", ".parse(", ".stream(", "run_tools(", "resume(", ".sync(")
     )
-    if talks and "KimiStandIn()" not in block.code:
+    if talks and "KimiStandIn()" not in block.code and block not in PYTEST:
         # It really went over the wire to the stand-in named by KIMI_BASE_URL.
         assert len(as_reader.requests) > before, f"{block.id} sent nothing"
 
@@ -182,6 +188,7 @@ def test_kimi_command_block_runs(block: Block, as_reader: KimiStandIn, reader_di
             if not line:
                 continue
             line = line.replace("8765", port)  # a free port: the machine is shared
+            line = line.replace(SERVICE, as_reader.base_url)  # no network
             if line.startswith("kimi stand-in"):
                 server = subprocess.Popen(
                     shlex.split(line), stdout=subprocess.PIPE, text=True, env=env, cwd=reader_dir
@@ -207,3 +214,24 @@ def test_kimi_command_block_runs(block: Block, as_reader: KimiStandIn, reader_di
         for server in servers:
             server.terminate()
             server.wait(timeout=20)
+
+
+@pytest.mark.parametrize("block", PYTEST, ids=[b.id for b in PYTEST])
+def test_pytest_block_records_then_replays(
+    block: Block, as_reader: KimiStandIn, tmp_path: Path
+) -> None:
+    (tmp_path / "test_readme.py").write_text(block.code)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIMI_", "PYTEST_"))}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_readme.py"]
+    before = len(as_reader.requests)
+    recording = {**env, "KIMI_API_KEY": as_reader.api_key}
+    record = subprocess.run(
+        [*command, "--kimi-record-mode=once", "--kimi-upstream", as_reader.base_url],
+        cwd=tmp_path, env=recording, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert record.returncode == 0, record.stdout
+    assert len(as_reader.requests) > before, "nothing was recorded"
+    assert list((tmp_path / "cassettes" / "test_readme").glob("*.json"))
+    replay = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120)  # fmt: skip
+    assert replay.returncode == 0, replay.stdout
