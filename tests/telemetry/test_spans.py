@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Otel
 from opentelemetry.trace import SpanKind, StatusCode
+from otel_helpers import Otel
 
 import kimi_ext
 from kimi_ext import AsyncKimi, Kimi
