@@ -91,7 +91,7 @@ DEFAULT_MODEL = "kimi-k3.1-pro"
 DEFAULT_MAX_TOKENS = 32_768
 
 EXIT_USAGE = 2  # a bad command line: argparse's own code, and that of RequestValidationError
-EXIT_BATCH_INPUT = 3  # kimi batch: the input file has bad lines; nothing was sent
+EXIT_BATCH_INPUT = batch_command.EXIT_BAD_INPUT  # kimi batch: bad input lines, nothing sent
 EXIT_SETUP = 6  # the setup cannot be used: no key, a bad address, a file that cannot be used
 EXIT_STANDIN = 7  # the stand-in could not listen on its port (python -m kimi_ext.testing too)
 

@@ -17,8 +17,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-__all__ = ["DESCRIPTION", "EXIT_SOME_FAILED", "add_arguments", "run_command"]
+__all__ = ["DESCRIPTION", "EXIT_BAD_INPUT", "EXIT_SOME_FAILED", "add_arguments", "run_command"]
 
+# The input has bad lines; nothing was sent (BatchInputError).
+EXIT_BAD_INPUT = 3
 # The run finished, but some lines failed (their output lines carry the error).
 EXIT_SOME_FAILED = 8
 
@@ -95,6 +97,7 @@ def run_command(
     """Run ``kimi batch``; returns the exit code. An error that stopped the run (an
     exhausted quota, a rejected key) is raised after the summary is printed, for the CLI
     to turn into its exit code."""
+    from kimi_ext.batch.lines import BatchInputError
     from kimi_ext.batch.progress import Progress
     from kimi_ext.batch.runner import BatchRun
     from kimi_ext.batch.summary import Prices
@@ -113,6 +116,14 @@ def run_command(
     stopper: BaseException | None = None
     try:
         asyncio.run(_drive(run))
+    except BatchInputError as exc:
+        # One line per bad line (the CLI's one-line error would cut them off).
+        print(f"kimi: BatchInputError: {exc.source}: {len(exc.problems)} bad line"
+              f"{'s' if len(exc.problems) != 1 else ''}, nothing was sent (--skip-invalid "
+              "sends the valid ones):", file=err)  # fmt: skip
+        for problem in exc.problems:
+            print(f"  {problem}", file=err)
+        return EXIT_BAD_INPUT
     except Exception as exc:  # the run stopped early: summary first, then the error
         if run.plan is None:  # nothing ran (bad input, setup): no summary to give
             raise
