@@ -115,7 +115,7 @@ def run_command(
     )  # fmt: skip
     stopper: BaseException | None = None
     try:
-        asyncio.run(_drive(run))
+        asyncio.run(_drive(run, err))
     except BatchInputError as exc:
         # One line per bad line (the CLI's one-line error would cut them off).
         print(f"kimi: BatchInputError: {exc.source}: {len(exc.problems)} bad line"
@@ -143,12 +143,24 @@ def run_command(
     return EXIT_SOME_FAILED if summary.failed else 0
 
 
-async def _drive(run: Any) -> None:
+async def _drive(run: Any, err: TextIO) -> None:
     """Consume the run, with Ctrl-C (SIGINT) turned into ``run.interrupt()``."""
     loop = asyncio.get_running_loop()
     handled = False
+
+    def interrupt() -> None:
+        flying = run.stats.in_flight
+        if run.on_interrupt == "finish" and run.summary.stopped_by != "interrupted":
+            say = (f"interrupted: finishing the {flying} requests in flight (Ctrl-C again "
+                   "abandons them); the output stays resumable")  # fmt: skip
+        else:
+            say = (f"interrupted: abandoning the {flying} requests in flight (not written: "
+                   "the next run sends them again)")  # fmt: skip
+        print(say, file=err, flush=True)
+        run.interrupt()
+
     with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
-        loop.add_signal_handler(signal.SIGINT, run.interrupt)
+        loop.add_signal_handler(signal.SIGINT, interrupt)
         handled = True
     try:
         async with contextlib.aclosing(run.results()) as docs:

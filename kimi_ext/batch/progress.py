@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -52,6 +53,15 @@ def _duration(seconds: float | None) -> str:
     return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
 
 
+def _terminal_sized(stream: TextIO) -> bool:
+    """Whether the terminal reports its size (else 80x24 is assumed, as shutil does)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return size.columns > 0 and size.lines > 0
+
+
 class Progress:
     """Shows a run's progress on ``stream`` (stderr): a tqdm bar when ``bar`` (default:
     when the stream is a terminal), else one line every ``interval`` seconds."""
@@ -79,8 +89,11 @@ class Progress:
         if self.bar:
             from tqdm import tqdm  # only when a bar is shown
 
+            # tqdm draws nothing on a terminal that reports no size (a fresh pty).
+            sized = _terminal_sized(self.stream)
             self._tqdm = tqdm(total=stats.total, initial=stats.done, file=self.stream,
-                              unit="req", dynamic_ncols=True, smoothing=0.1)  # fmt: skip
+                              unit="req", smoothing=0.1, dynamic_ncols=sized,
+                              **({} if sized else {"ncols": 80, "nrows": 24}))  # fmt: skip
         return asyncio.create_task(self._tick(stats, limiter))
 
     async def _tick(self, stats: Stats, limiter: RateLimiter) -> None:
