@@ -81,10 +81,11 @@ def test_repeated_sigkill_then_resume_loses_nothing_and_pays_for_nothing_twice(
                                 stderr=subprocess.PIPE, text=True)  # fmt: skip
         step = rnd.randint(1, 30)
         if kills % 2 == 0:  # some requests into the run, likely mid-flight
-            event = lambda: len(kimi_standin.requests) >= base + step  # noqa: E731
+            target = base + step
+            hit = wait_for(lambda: len(kimi_standin.requests) >= target, proc)  # noqa: B023
         else:  # just after an output line was written
-            event = lambda: len(whole_lines(out)) >= written_before + step  # noqa: E731
-        hit = wait_for(event, proc)
+            target = written_before + step
+            hit = wait_for(lambda: len(whole_lines(out)) >= target, proc)  # noqa: B023
         assert hit, f"seed {seed}: the run ended before kill {kills + 1}: {proc.communicate()}"
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
