@@ -93,7 +93,7 @@ class Progress:
             sized = _terminal_sized(self.stream)
             self._tqdm = tqdm(total=stats.total, initial=stats.done, file=self.stream,
                               unit="req", smoothing=0.1, dynamic_ncols=sized,
-                              **({} if sized else {"ncols": 80, "nrows": 24}))  # fmt: skip
+                              ncols=None if sized else 80, nrows=None if sized else 24)  # fmt: skip
         return asyncio.create_task(self._tick(stats, limiter))
 
     async def _tick(self, stats: Stats, limiter: RateLimiter) -> None:
