@@ -102,10 +102,11 @@ def read(source: str | Path) -> ray.data.Dataset:
 
 def write(results: ray.data.Dataset, folder: str | Path) -> None:
     """Write the output lines (the ``text`` column) as JSONL files in ``folder``."""
-    results.write_datasink(_JSONLines(str(folder)))
+    results.write_datasink(_jsonl_sink()(str(folder)))
 
 
 def _jsonl_sink() -> type:
+    # Defined on first use: its base class is Ray's, imported only here.
     from ray.data.datasource import BlockBasedFileDatasink
 
     class JSONLines(BlockBasedFileDatasink):  # type: ignore[misc]
@@ -119,7 +120,3 @@ def _jsonl_sink() -> type:
                 file.write(str(row["text"]).encode("utf-8") + b"\n")
 
     return JSONLines
-
-
-def _JSONLines(path: str) -> Any:  # noqa: N802 - built on first use: Ray loads lazily
-    return _jsonl_sink()(path)
