@@ -109,7 +109,7 @@ def _jsonl_sink() -> type:
     # Defined on first use: its base class is Ray's, imported only here.
     from ray.data.datasource import BlockBasedFileDatasink
 
-    class JSONLines(BlockBasedFileDatasink):  # type: ignore[misc]
+    class JSONLines(BlockBasedFileDatasink):
         """Each row's ``text``, then a newline."""
 
         def __init__(self, path: str) -> None:
