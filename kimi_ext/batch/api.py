@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import queue
-import threading
 from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,49 +38,4 @@ def run_batch(
     """The synchronous :func:`arun_batch`: the run goes on in a thread of its own (with its
     own event loop); this yields each output line as it is written. Leaving the loop early
     stops the run (lines in flight are abandoned, not written; the output is resumable)."""
-    run = BatchRun(source, output, **options)
-    return _in_thread(run)
-
-
-def _in_thread(run: BatchRun) -> Iterator[dict[str, Any]]:
-    done = object()
-    handoff: queue.Queue[Any] = queue.Queue(maxsize=max(run.concurrency, 1) * 2)
-    loop_box: list[asyncio.AbstractEventLoop] = []
-    leaving = threading.Event()
-
-    async def pump() -> None:
-        loop_box.append(asyncio.get_running_loop())
-        async with contextlib.aclosing(run.results()) as docs:
-            async for doc in docs:
-                while not leaving.is_set():
-                    try:
-                        handoff.put_nowait(doc)
-                        break
-                    except queue.Full:  # the caller is slower: wait without blocking the loop
-                        await asyncio.sleep(0.01)
-                if leaving.is_set():
-                    break
-
-    def worker() -> None:
-        try:
-            asyncio.run(pump())
-            handoff.put((done, None))
-        except BaseException as exc:  # handed to the caller's thread
-            handoff.put((done, exc))
-
-    thread = threading.Thread(target=worker, name="kimi-batch", daemon=True)
-    thread.start()
-    try:
-        while True:
-            item = handoff.get()
-            if isinstance(item, tuple) and item and item[0] is done:
-                if item[1] is not None:
-                    raise item[1]
-                return
-            yield item
-    finally:
-        leaving.set()
-        while thread.is_alive():
-            with contextlib.suppress(queue.Empty):  # let the pump finish a blocked put
-                handoff.get(timeout=0.1)
-            thread.join(timeout=0.1)
+    return iter(BatchRun(source, output, **options))

@@ -20,7 +20,7 @@ import contextlib
 import functools
 import json
 import time
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -33,6 +33,7 @@ from kimi_ext.batch.lines import BatchLine, LineProblem, LineSource, RawLine, pa
 from kimi_ext.batch.plan import Plan, make_plan
 from kimi_ext.batch.progress import Progress, Stats
 from kimi_ext.batch.summary import Prices, Summary
+from kimi_ext.batch.threaded import in_thread
 from kimi_ext.client import AsyncKimi
 from kimi_ext.errors import (
     APIConnectionError,
@@ -108,6 +109,11 @@ class BatchRun:
         self._stop = asyncio.Event()
         self._stopper: BaseException | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """Run the batch from synchronous code (in a thread with its own event loop),
+        yielding each output line as it is written; see :meth:`results`."""
+        return in_thread(self.results, self.concurrency * 2)
 
     # --- control ----------------------------------------------------------------------
 
