@@ -31,6 +31,7 @@ def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
         "-turn history",
         "import + client construction",
         "peak memory",
+        "batch: ",
     ):
         assert bench in text and bench in printed
     for contender in (
