@@ -85,10 +85,9 @@ class RateLimiter:
         while True:
             now = self.clock()
             wait = self.paused_until - now
-            if wait <= 0 and self.rpm is not None:
-                self._forget(now)
-                if len(self._sent) >= self.rpm:
-                    wait = self._sent[0] + self.window - now
+            self._forget(now)
+            if wait <= 0 and self.rpm is not None and len(self._sent) >= self.rpm:
+                wait = self._sent[0] + self.window - now
             if wait <= 0:
                 self._sent.append(now)
                 self.requests += 1
@@ -106,13 +105,8 @@ class RateLimiter:
 
     def per_minute(self) -> float:
         """Requests sent within the last window, scaled to a minute."""
-        now = self.clock()
-        start = now - self.window
-        count = sum(1 for t in self._sent if t > start) if self.rpm is None else None
-        if count is None:
-            self._forget(now)
-            count = len(self._sent)
-        return count * 60.0 / self.window
+        self._forget(self.clock())
+        return len(self._sent) * 60.0 / self.window
 
     # --- tokens -----------------------------------------------------------------------
 
