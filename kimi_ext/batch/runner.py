@@ -45,6 +45,7 @@ from kimi_ext.errors import (
     IncompleteStreamError,
     KimiError,
     QuotaExceededError,
+    RateLimitError,
 )
 
 __all__ = ["BatchRun", "OnInterrupt"]
@@ -267,10 +268,7 @@ class BatchRun:
         resource = fmt.resource_of(client)
         line_id = output_id(fingerprint(line.custom_id, line.url, body))
         try:
-            if line.stream:
-                result = await self._stream(resource, params, fmt.final_getter)
-            else:
-                result = await resource.create(**params)
+            result = await self._attempts(resource, params, line.stream, fmt.final_getter)
         except RUN_STOPPERS as exc:
             self._stopper = self._stopper or exc
             self.summary.stopped_by = self.summary.stopped_by or f"{type(exc).__name__}: {exc}"
@@ -288,6 +286,23 @@ class BatchRun:
                     if result.http_response is not None else 200,
                     "request_id": result.request_id, "body": result.to_dict()}  # fmt: skip
         return {"id": line_id, "custom_id": line.custom_id, "response": response, "error": None}
+
+    async def _attempts(
+        self, resource: Any, params: dict[str, Any], stream: bool, getter: str
+    ) -> Any:
+        """Send the line. A 429 the client gave up on (its Retry-After was longer than the
+        client waits for) is not the line's fault: the limiter has paused the whole run
+        for it, so the line is sent again once the pause is over (``max_retries`` times)."""
+        left = self.max_retries
+        while True:
+            try:
+                if stream:
+                    return await self._stream(resource, dict(params), getter)
+                return await resource.create(**params)
+            except RateLimitError as exc:
+                if isinstance(exc, QuotaExceededError) or left <= 0:
+                    raise
+                left -= 1  # the next attempt waits in the limiter for the pause
 
     async def _stream(self, resource: Any, params: dict[str, Any], getter: str) -> Any:
         """A streamed line: accumulated by the client's stream code into the final object.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from batch_helpers import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
-from kimi_ext.batch import run_batch
+from kimi_ext.batch import BatchRun, run_batch
 from kimi_ext.testing import Fault, KimiStandIn
 
 
@@ -117,3 +117,23 @@ def test_rpm_holds_in_every_window(kimi_standin: KimiStandIn, tmp_path: Path) ->
     # than the limiter's still hold at most 4.
     for i, t in enumerate(times):
         assert sum(1 for u in times[i:] if u < t + 1.7) <= 4, times
+
+
+def test_a_retry_after_longer_than_the_client_waits_pauses_the_run_then_resends(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    # The client waits for at most 60 s itself; with a longer hint it raises at once. The
+    # runner then holds the whole run for the hint and sends the line again. The test
+    # shortens the run's pause (61 s) to half a second.
+    kimi_standin.when("ask a", faults=[Fault.error(429, "slow down", error_type="rate_limit_error",
+                                                   headers={"retry-after-ms": "61000"})],
+                      times=1)  # fmt: skip
+    run = BatchRun([line("a"), line("b")], tmp_path / "o.jsonl", concurrency=1,
+                   api_key=kimi_standin.api_key, base_url=kimi_standin.base_url)  # fmt: skip
+    pause = run.limiter.pause
+    run.limiter.pause = lambda seconds: pause(min(seconds, 0.5))  # type: ignore[method-assign]
+    docs = {d["custom_id"]: d for d in run}
+    assert docs["a"]["error"] is None and docs["b"]["error"] is None
+    assert answered(kimi_standin) == ["a", "a", "b"]
+    times = [r.received_at for r in kimi_standin.requests]
+    assert times[1] - times[0] >= 0.45  # the pause held the resend (and b behind it)
