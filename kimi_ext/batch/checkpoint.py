@@ -20,7 +20,7 @@ from typing import Any
 from kimi_ext.batch.ids import fingerprint_of_id, key_hash
 from kimi_ext.errors import ClientConfigError
 
-__all__ = ["Checkpoint", "OutputWriter", "read_checkpoint"]
+__all__ = ["Checkpoint", "OutputWriter", "drop_failed", "read_checkpoint"]
 
 
 def _fp64(print_: str) -> int:
@@ -55,48 +55,50 @@ class Checkpoint:
 
 
 def read_checkpoint(path: Path, *, retry_failed: bool = False) -> Checkpoint:
-    """Read the output file (nothing when it does not exist). A cut last line is dropped
-    from the file; with ``retry_failed`` the failed lines are removed too (the file is
-    rewritten atomically), so their requests are sent again and each custom_id stays once."""
+    """Read the output file (nothing when it does not exist), line by line. A cut last line
+    is dropped from the file. With ``retry_failed`` the failed lines do not count as
+    finished (:func:`drop_failed` then removes them from the file, once the run goes on),
+    so their requests are sent again and each custom_id stays in the output once."""
     point = Checkpoint()
+    hashes: array[int] = array("Q")
+    prints: array[int] = array("Q")
     try:
-        data = path.read_bytes()
+        handle = path.open("rb")
     except FileNotFoundError:
         return point
     except OSError as exc:
         raise ClientConfigError(f"{path}: cannot read the output file ({exc.strerror})") from None
-    end = data.rfind(b"\n") + 1
-    if end < len(data):
-        point.dropped_partial = len(data) - end
-        with path.open("r+b") as handle:
-            handle.truncate(end)
-        data = data[:end]
-    entries: list[tuple[int, int]] = []
-    keep: list[bytes] = []
-    for number, raw in enumerate(data.splitlines(keepends=True), 1):
-        if not raw.strip():
-            continue
-        doc = _output_line(path, number, raw)
-        failed = doc.get("error") is not None
-        if failed and retry_failed:
-            point.retried += 1
-            continue
-        print_ = fingerprint_of_id(doc.get("id"))
-        if print_ is None:
-            raise ClientConfigError(
-                f"{path}: line {number}: its id {doc.get('id')!r} was not written by kimi "
-                "batch; write the results to another file"
-            )
-        entries.append((key_hash(doc["custom_id"]), _fp64(print_)))
-        point.failed += failed
-        if retry_failed:
-            keep.append(raw)
-    if point.retried:
-        _rewrite(path, keep)
-    entries.sort()
-    point.hashes = array("Q", (h for h, _ in entries))
-    point.prints = array("Q", (p for _, p in entries))
-    point.done = len(entries)
+    with handle:
+        complete = 0
+        for number, raw in enumerate(handle, 1):
+            if not raw.endswith(b"\n"):  # cut by a crash in the middle of its write
+                point.dropped_partial = len(raw)
+                break
+            complete += len(raw)
+            if not raw.strip():
+                continue
+            doc = _output_line(path, number, raw)
+            failed = doc.get("error") is not None
+            if failed and retry_failed:
+                point.retried += 1
+                continue
+            print_ = fingerprint_of_id(doc.get("id"))
+            if print_ is None:
+                raise ClientConfigError(
+                    f"{path}: line {number}: its id {doc.get('id')!r} was not written by "
+                    "kimi batch; write the results to another file"
+                )
+            hashes.append(key_hash(doc["custom_id"]))
+            prints.append(_fp64(print_))
+            point.failed += failed
+    if point.dropped_partial:
+        with path.open("r+b") as cut:
+            cut.truncate(complete)
+    # Sorted by hash for lookups (the order list is the only per-line Python object).
+    order = sorted(range(len(hashes)), key=hashes.__getitem__)
+    point.hashes = array("Q", (hashes[i] for i in order))
+    point.prints = array("Q", (prints[i] for i in order))
+    point.done = len(order)
     return point
 
 
@@ -113,12 +115,17 @@ def _output_line(path: Path, number: int, raw: bytes) -> dict[str, Any]:
     return doc
 
 
-def _rewrite(path: Path, lines: list[bytes]) -> None:
+def drop_failed(path: Path) -> None:
+    """Rewrite the output without its failed lines (line by line, into a file beside it
+    that then replaces it atomically)."""
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as handle:
-        handle.writelines(lines)
-        handle.flush()
-        os.fsync(handle.fileno())
+    with path.open("rb") as source, tmp.open("wb") as target:
+        for raw in source:
+            if raw.strip() and json.loads(raw).get("error") is not None:
+                continue
+            target.write(raw)
+        target.flush()
+        os.fsync(target.fileno())
     tmp.replace(path)
 
 
@@ -128,7 +135,12 @@ class OutputWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ClientConfigError(
+                f"{path}: cannot write the output file ({exc.strerror or exc})"
+            ) from None
 
     def write(self, doc: dict[str, Any]) -> None:
         """Append one output line."""
@@ -138,8 +150,14 @@ class OutputWriter:
         except UnicodeEncodeError:  # a lone surrogate the server sent: JSON escapes carry it
             data = (json.dumps(doc, separators=(",", ":")) + "\n").encode("ascii")
         view = memoryview(data)
-        while view:  # a regular file takes it in one write; a short write is finished here
-            view = view[os.write(self._fd, view) :]
+        try:
+            while view:  # a regular file takes it in one write; a short one is finished here
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:  # a full disk, say: the run stops, what was written stays
+            raise ClientConfigError(
+                f"{self.path}: cannot append to the output file ({exc.strerror or exc}); "
+                "the lines written so far are intact: run again to go on"
+            ) from None
 
     def close(self) -> None:
         """Close the file."""

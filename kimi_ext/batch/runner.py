@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import httpx
 
-from kimi_ext.batch.checkpoint import Checkpoint, OutputWriter, read_checkpoint
+from kimi_ext.batch.checkpoint import Checkpoint, OutputWriter, drop_failed, read_checkpoint
 from kimi_ext.batch.ids import fingerprint, idempotency_key, job_id_for, output_id
 from kimi_ext.batch.limiter import RateLimiter
 from kimi_ext.batch.lines import BatchLine, LineProblem, LineSource, RawLine, parse_line
@@ -141,13 +141,20 @@ class BatchRun:
             else Checkpoint()
         )
         plan = self.plan = make_plan(self.source, point, skip_invalid=self.skip_invalid)
+        if self.output is not None and point.retried:
+            # Only once the input is known good: the failed lines leave the output.
+            drop_failed(self.output)
         self.problems = plan.problems
         s = self.summary
         s.lines, s.already_done = plan.lines, plan.already_done
         s.invalid_skipped, s.retried_failed = len(plan.skip), point.retried
         self.stats.total, self.stats.done = plan.lines, plan.already_done
         client = self._client()
-        writer = OutputWriter(self.output) if self.output is not None else None
+        try:
+            writer = OutputWriter(self.output) if self.output is not None else None
+        except BaseException:
+            await client.close()
+            raise
         finished: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         ticker = self.progress.start(self.stats, self.limiter) if self.progress else None
         feeder = asyncio.create_task(self._feed(client, point, plan, writer, finished))
@@ -232,6 +239,12 @@ class BatchRun:
     def _finished_task(self, slots: asyncio.Semaphore, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
         slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            # Not a line's failure (those are written): the output cannot be written, say.
+            # The run stops, and raises it at its end.
+            self._stopper = self._stopper or task.exception()
+            self.summary.stopped_by = self.summary.stopped_by or repr(task.exception())
+            self._stop.set()
 
     async def _one(
         self,

@@ -114,3 +114,12 @@ def test_failed_lines_are_written_and_retried_only_when_asked(
     assert sorted(d["custom_id"] for d in docs) == ["a", "b", "c"]
     assert all(d["error"] is None for d in docs)
     assert json.loads(again.stdout)["retried_failed"] == 1
+
+
+def test_an_output_that_cannot_be_written_is_a_setup_error(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    source = write_jsonl(tmp_path / "in.jsonl", [line("a")])
+    run = kimi_batch(kimi_standin, source, "-o", tmp_path)  # a directory
+    assert run.returncode == 6 and "cannot" in run.stderr and "Traceback" not in run.stderr
+    assert kimi_standin.requests == []
