@@ -24,12 +24,14 @@ EXIT_BAD_INPUT = 3
 # The run finished, but some lines failed (their output lines carry the error).
 EXIT_SOME_FAILED = 8
 
-DESCRIPTION = (
-    "Send every request of a batch JSONL file (OpenAI / Moonshot batch-line format, the "
-    "three endpoints mixed) and append each result to OUT as it is final. OUT is the "
-    "checkpoint: run the same command again to continue; finished lines are skipped, and "
-    "each request keeps its idempotency key across runs. Ctrl-C stops cleanly."
-)
+DESCRIPTION = """\
+Send every request of a batch JSONL file (OpenAI / Moonshot batch-line format, the three
+endpoints mixed) and append each result to OUT as it is final. OUT is the checkpoint: run
+the same command again to continue; finished lines are skipped, and each request keeps its
+idempotency key across runs. Ctrl-C stops cleanly.
+
+  kimi batch requests.jsonl -o results.jsonl --concurrency 16 --rpm 500
+  kimi batch requests.jsonl -o results.jsonl --retry-failed      # send failed lines again"""
 
 
 def add_arguments(
