@@ -9,6 +9,7 @@ budget is spent) holds back every worker, not only the request that got it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections import deque
@@ -73,6 +74,7 @@ class RateLimiter:
         self._sent: deque[float] = deque()
         self._spent: deque[_Spent] = deque()
         self._tokens = 0
+        self._freed = asyncio.Event()  # set when a settled request gives tokens back
         self.paused_until = 0.0
         self.pauses = 0
         self.requests = 0  # attempts let through, retries included
@@ -126,7 +128,11 @@ class RateLimiter:
                 self._spent.append(spent)
                 self._tokens += tokens
                 return spent
-            await asyncio.sleep(wait)
+            # Until the oldest leaves the window, or a request's measured usage gives back
+            # part of its estimate (then the budget may fit at once).
+            self._freed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), wait)
 
     def settle(self, spent: _Spent | None, tokens: int) -> None:
         """Count the measured ``tokens`` instead of the estimate (if still in the window)."""
@@ -134,6 +140,8 @@ class RateLimiter:
             return
         if spent.at > self.clock() - self.window:
             self._tokens += tokens - spent.tokens
+            if tokens < spent.tokens:
+                self._freed.set()
         spent.tokens = tokens
 
     # --- what the service says --------------------------------------------------------

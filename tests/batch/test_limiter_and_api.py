@@ -111,3 +111,14 @@ def test_leaving_the_sync_loop_early_stops_the_run_resumably(
     rest = [d["custom_id"] for d in run_batch(lines, out, **options)]
     assert not set(rest) & first
     assert sorted(d["custom_id"] for d in read_jsonl(out)) == sorted(f"x{i}" for i in range(30))
+
+
+async def test_measured_usage_gives_tokens_back_at_once() -> None:
+    limiter = RateLimiter(tpm=100, window=60.0)  # a whole minute: only a settle can free
+    first = await limiter.reserve(90)
+    waiting = asyncio.create_task(limiter.reserve(50))
+    await asyncio.sleep(0)  # let it start waiting: 90 + 50 > 100
+    assert not waiting.done()
+    limiter.settle(first, 20)  # the answer used 20 tokens, not 90
+    second = await asyncio.wait_for(waiting, timeout=30)
+    assert second is not None and limiter._tokens == 70
