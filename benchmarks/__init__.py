@@ -34,6 +34,10 @@ Groups and goals (for kimi_ext):
   (``kimi stand-in --replay``, cassettes) <= 1.5x serving the same bytes from the plain
   loopback server, read by the same client: the bytes alone (httpx ``iter_raw``), and the
   kimi_ext client rebuilding the result.
+* ``batch``: ``kimi batch``'s runner (:mod:`benchmarks.batch`): >= 95 % of the throughput
+  its concurrency allows at a fixed server latency, CPU per request <= 1.2x a bare asyncio
+  + httpx + semaphore loop writing the same JSONL, peak RSS of a 10x larger input <= 1.1x,
+  and no window with more than ``--rpm`` requests (on a scaled-down window).
 """
 
 from __future__ import annotations
@@ -59,6 +63,7 @@ GROUPS = (
     "memory",
     "telemetry",
     "replay",
+    "batch",
 )
 
 GOALS = {
@@ -74,6 +79,10 @@ GOALS = {
     "telemetry_on": 1.0,  # what telemetry adds / (the SDK's own cost + 15 us)
     "telemetry_vs_openai_v2": 0.5,  # what it adds / what openai-v2 adds to openai
     "replay": 1.5,
+    "batch_throughput": 1 / 0.95,  # time / what the concurrency allows at a fixed latency
+    "batch_cpu": 1.2,  # CPU per request / a bare asyncio + httpx + semaphore loop
+    "batch_memory": 1.1,  # peak RSS of a 10x larger input / the smaller one's
+    "batch_rpm": 1.0,  # most requests in any window / --rpm
 }
 
 
@@ -100,6 +109,15 @@ class Config:
         int  # the SDKs are slow: their memory is measured on a shorter stream (0: not)
     )
     memory_reps: int
+    # batch: (lines, concurrency, latency ms); lines for CPU; (small, large) lines for
+    # memory; (rpm, window s, lines); repetitions of each.
+    batch_latency: tuple[int, int, int] = (800, 16, 250)
+    batch_cpu_lines: int = 3000
+    # 10x apart; 10,000 vs 100,000 lines would take ~3 minutes here (~1.6 ms of CPU per
+    # request, bare httpx ~1.5 ms), so the full run measures the same ratio at 3,000 vs 30,000.
+    batch_memory_lines: tuple[int, int] = (3_000, 30_000)
+    batch_rpm: tuple[int, float, int] = (20, 1.0, 60)
+    batch_reps: int = 1
 
     def describe(self) -> str:
         return (
@@ -109,7 +127,9 @@ class Config:
             f"{self.linear_reps} reps, {self.big_bytes[0]:,} vs {self.big_bytes[1]:,} bytes x "
             f"{self.big_reps} reps; history: {self.history_turns} turns x {self.history_reps} "
             f"reps; startup: {self.startup_rounds} rounds; memory: {self.memory_events:,} "
-            f"events, SDKs {self.memory_sdk_events:,})"
+            f"events, SDKs {self.memory_sdk_events:,}; batch: {self.batch_latency[0]} lines at "
+            f"{self.batch_latency[2]} ms, CPU {self.batch_cpu_lines:,} lines, memory "
+            f"{self.batch_memory_lines[0]:,} vs {self.batch_memory_lines[1]:,} lines)"
         )
 
 
@@ -155,6 +175,10 @@ CONFIGS = {
         memory_events=10_000,
         memory_sdk_events=2_000,
         memory_reps=1,
+        batch_latency=(320, 16, 250),
+        batch_cpu_lines=1000,
+        batch_memory_lines=(1_000, 10_000),
+        batch_rpm=(10, 1.0, 30),
     ),
     "smoke": Config(
         name="smoke",
@@ -176,6 +200,10 @@ CONFIGS = {
         memory_events=100,
         memory_sdk_events=0,  # none: the child process would spend seconds importing them
         memory_reps=1,
+        batch_latency=(32, 16, 20),
+        batch_cpu_lines=50,
+        batch_memory_lines=(50, 500),
+        batch_rpm=(5, 0.5, 10),
     ),
 }
 

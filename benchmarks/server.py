@@ -12,7 +12,8 @@ boundaries, the way a proxy in front of the model re-chunks them.
 
     python -m benchmarks.server      # prints "PORT <n>", serves until stdin closes
 
-``GET /s/<scenario>/prime`` builds a scenario's bytes ahead of the timed requests.
+``GET /s/<scenario>/prime`` builds a scenario's bytes ahead of the timed requests;
+``/s/<scenario>/delay-<ms>/...`` answers after that many milliseconds (a fixed latency).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from .payloads import build_body
@@ -113,6 +115,9 @@ def _handle(conn: socket.socket) -> None:
                 _reply(key)
                 conn.sendall(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n")
                 continue
+            if len(segments) > 3 and segments[3].startswith("delay-"):
+                # /s/<key>/delay-<ms>/...: answer after a fixed latency (the batch group).
+                time.sleep(int(segments[3].removeprefix("delay-")) / 1000)
             conn.sendall(_reply(key))
     except (ConnectionError, OSError):
         return

@@ -349,6 +349,11 @@ class Suite:
         )
         return rows
 
+    def batch(self) -> list[Row]:
+        from .batch import batch_rows
+
+        return batch_rows(self.config, self.server.root, self.log)
+
     def memory(self) -> list[Row]:
         c = self.config
         spec: list[list[object]] = []

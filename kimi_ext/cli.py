@@ -78,6 +78,8 @@ from kimi_ext._core.result import Result
 from kimi_ext._core.secret import redact
 from kimi_ext._core.sending import is_loopback
 from kimi_ext._core.version import __version__
+from kimi_ext.batch import command as batch_command
+from kimi_ext.batch.lines import BatchInputError
 from kimi_ext.client import Kimi
 from kimi_ext.formats import FORMATS as WIRE_FORMATS
 from kimi_ext.formats import format_named
@@ -89,14 +91,16 @@ DEFAULT_MODEL = "kimi-k3.1-pro"
 DEFAULT_MAX_TOKENS = 32_768
 
 EXIT_USAGE = 2  # a bad command line: argparse's own code, and that of RequestValidationError
+EXIT_BATCH_INPUT = batch_command.EXIT_BAD_INPUT  # kimi batch: bad input lines, nothing sent
 EXIT_SETUP = 6  # the setup cannot be used: no key, a bad address, a file that cannot be used
 EXIT_STANDIN = 7  # the stand-in could not listen on its port (python -m kimi_ext.testing too)
-EXIT_CASSETTES = 8  # a cassette check failed: a secret, an unused cassette or interaction
+EXIT_CASSETTES = 9  # a cassette check failed: a secret, an unused cassette or interaction
 
 # Narrowest class first: the first match decides the exit code. One code per kind of
 # mistake, whichever layer notices it: a flag or value the command refuses and a request
 # those flags make invalid (RequestValidationError, e.g. `--effort extreme`) are both 2.
 EXIT_CODES: tuple[tuple[type[BaseException], int], ...] = (
+    (BatchInputError, EXIT_BATCH_INPUT),
     (errors.RequestValidationError, EXIT_USAGE),
     (errors.HistoryError, 4),
     (errors.StructuredOutputError, 5),
@@ -125,6 +129,11 @@ EXIT_TABLE: tuple[tuple[str, str], ...] = (
         "bad command line: an unknown flag or command, a bad value, a request the flags "
         "make invalid (RequestValidationError, e.g. --effort extreme)",
     ),
+    (
+        f"{EXIT_BATCH_INPUT}",
+        "kimi batch: the input has bad lines (BatchInputError: invalid, duplicate "
+        "custom_id, unknown url, changed since its result was written); nothing was sent",
+    ),
     ("4", "the conversation would be refused (HistoryError, e.g. an edited --load file)"),
     ("5", "the answer does not match --json-schema (StructuredOutputError)"),
     (
@@ -133,6 +142,11 @@ EXIT_TABLE: tuple[tuple[str, str], ...] = (
         "named by --load, --json-schema or --script that cannot be used (ClientConfigError)",
     ),
     (f"{EXIT_STANDIN}", "the stand-in cannot listen on its port (busy or not allowed)"),
+    (
+        f"{batch_command.EXIT_SOME_FAILED}",
+        "kimi batch finished, but some lines failed (their output lines carry the error; "
+        "--retry-failed sends them again)",
+    ),
     (
         f"{EXIT_CASSETTES}",
         "a cassette check failed: kimi cassettes check found a key-like string or a cassette "
@@ -784,7 +798,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``kimi`` argument parser (``chat`` and ``stand-in``)."""
+    """The ``kimi`` argument parser (``chat``, ``batch`` and ``stand-in``)."""
     parser = Parser(
         prog="kimi",
         description="Talk to Kimi K3.1 Pro (key from KIMI_API_KEY), or run the offline stand-in.",
@@ -844,6 +858,24 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--timeout", type=_seconds, default=900.0, help="timeout in seconds")
     chat.add_argument("--save", metavar="FILE", help="save the conversation after every turn")
     chat.add_argument("--load", metavar="FILE", help="continue a conversation saved with --save")
+    batch = sub.add_parser(
+        "batch",
+        help="run a batch JSONL file of requests (resumable)",
+        description=batch_command.DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch_command.add_arguments(
+        batch, positive=_positive_int, non_negative=_non_negative_int, seconds=_seconds
+    )
+    batch.add_argument("--api-key", default=None, help=f"the API key (default ${ENV_API_KEY})")
+    batch.add_argument(
+        "--base-url", default=None, help=f"API address (default ${ENV_BASE_URL}, else evolink)"
+    )
+    batch.add_argument(
+        "--allow-insecure-http",
+        action="store_true",
+        help="allow a plain http:// --base-url that is not this machine",
+    )
     standin = sub.add_parser(
         "stand-in",
         help="run the offline Kimi stand-in in the foreground",
@@ -1033,9 +1065,13 @@ def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         return run_standin(args)
     if args.command == "cassettes":
         return run_cassettes(args, out)
-    args.format_given = args.format is not None
-    args.format = args.format or "messages"
     try:
+        if args.command == "batch":
+            return batch_command.run_command(
+                args, api_key=api_key_of(args), base_url=base_url_of(args), out=out
+            )
+        args.format_given = args.format is not None
+        args.format = args.format or "messages"
         return run_chat(args, stdin, out)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -91,7 +91,8 @@ KIMI_FORMAT = "kimi.format"  # chat | messages | responses
 KIMI_ATTEMPTS = "kimi.attempts"
 # A batch run's parent span (kimi_ext.hooks.scope(client, BATCH_SPAN, {BATCH_SIZE: n})).
 BATCH_SPAN = "kimi.batch"
-BATCH_SIZE = "kimi.batch.size"
+BATCH_SIZE = "kimi.batch.size"  # the lines this run sends
+BATCH_JOB_ID = "kimi.batch.job_id"  # the job id its idempotency keys are derived from
 STREAM_FINISHED = "kimi.stream.finished"
 
 # --- metrics: bucket advice (gen-ai-metrics.md, v1.41.1) ------------------------------------

@@ -32,6 +32,7 @@ def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixtu
         "import + client construction",
         "peak memory",
         "replay a recorded",
+        "batch: ",
     ):
         assert bench in text and bench in printed
     for contender in (

@@ -133,7 +133,7 @@ def test_strict_cassettes_and_the_used_list(app: Path, upstream: KimiStandIn) ->
          "--used", str(used)],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
-    assert check.returncode == 8
+    assert check.returncode == 9
     assert check.stdout.strip() == f"{orphan}: no test used it"
 
 

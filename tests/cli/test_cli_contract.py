@@ -217,7 +217,9 @@ def test_a_bad_file_is_named_with_what_is_wrong(
         (["stand-in", "--prot", "8765"], "usage: kimi stand-in ",
          "unrecognized arguments: --prot 8765 (did you mean --port?)"),
         (["caht", "hi"], "usage: kimi [-h]", "invalid choice: 'caht' (choose from chat, "
-         "stand-in, cassettes); did you mean chat?"),
+         "batch, stand-in, cassettes); did you mean chat?"),
+        (["batch", "in.jsonl", "-o", "out.jsonl", "--rmp", "5"], "usage: kimi batch ",
+         "unrecognized arguments: --rmp 5 (did you mean --rpm?)"),
     ],
 )  # fmt: skip
 def test_a_bad_flag_shows_its_commands_usage_and_a_close_match(

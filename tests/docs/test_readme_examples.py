@@ -83,6 +83,19 @@ def reader_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The reader's working directory: the files the README's examples name."""
     where = tmp_path_factory.mktemp("reader")
     (where / "photo.png").write_bytes(tiny_png())
+    # The Batch section's files, for its commands run on their own (its first Python block
+    # writes the same requests.jsonl).
+    ask = [{"role": "user", "content": "One word for snow?"}]
+    requests = [
+        {"custom_id": "q1", "method": "POST", "url": "/v1/chat/completions",
+         "body": {"model": "kimi-k3.1-pro", "messages": ask}},
+        {"custom_id": "q3", "method": "POST", "url": "/v1/responses",
+         "body": {"model": "kimi-k3.1-pro", "input": "One word for rain?"}},
+    ]  # fmt: skip
+    (where / "requests.jsonl").write_text("".join(json.dumps(r) + "\n" for r in requests))
+    (where / "prices.json").write_text(
+        json.dumps({"kimi-k3.1-pro": {"input": 0.6, "cached_input": 0.15, "output": 2.5}})
+    )
     (where / "schema.json").write_text(
         json.dumps({
             "type": "object",

@@ -1,0 +1,167 @@
+"""One rate limiter shared by every worker of a run: requests and estimated tokens per
+minute over a sliding window, and a run-wide pause when the service says to slow down.
+
+It sits in the client's HTTP layer (an httpx request hook), so every attempt counts,
+retries included, and a 429's ``Retry-After`` (or ``x-ratelimit-*`` headers saying a
+budget is spent) holds back every worker, not only the request that got it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+
+import httpx
+
+from kimi_ext._core.retries import retry_after_seconds
+
+__all__ = ["RateLimiter", "reset_seconds"]
+
+WINDOW = 60.0
+# A 429 without any hint pauses the run this long (the client's own backoff starts there).
+DEFAULT_PAUSE = 1.0
+_DURATION = re.compile(r"(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?"
+                       r"(?:(\d+(?:\.\d+)?)ms)?")  # fmt: skip
+
+
+def reset_seconds(value: str | None) -> float | None:
+    """A rate-limit reset header in seconds: ``1.5``, ``20ms``, ``6m0s``, ``1h2m3s``."""
+    if not value:
+        return None
+    text = value.strip()
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    match = _DURATION.fullmatch(text)
+    if match is None or not any(match.groups()):
+        return None
+    h, m, s, ms = (float(g) if g else 0.0 for g in match.groups())
+    return h * 3600 + m * 60 + s + ms / 1000
+
+
+class _Spent:
+    """Tokens reserved for one request, corrected once its usage is known."""
+
+    __slots__ = ("at", "tokens")
+
+    def __init__(self, at: float, tokens: int) -> None:
+        self.at = at
+        self.tokens = tokens
+
+
+class RateLimiter:
+    """``rpm`` requests and ``tpm`` tokens within any ``window`` seconds (None: no limit).
+
+    ``acquire()`` waits for a request slot (and any pause); ``reserve(tokens)`` waits until
+    the estimated tokens fit; ``settle()`` replaces an estimate by the usage measured;
+    ``observe(response)`` pauses the whole run on a 429 or an exhausted budget.
+    """
+
+    def __init__(
+        self,
+        rpm: int | None = None,
+        tpm: int | None = None,
+        *,
+        window: float = WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rpm, self.tpm, self.window, self.clock = rpm, tpm, window, clock
+        self._sent: deque[float] = deque()
+        self._spent: deque[_Spent] = deque()
+        self._tokens = 0
+        self._freed = asyncio.Event()  # set when a settled request gives tokens back
+        self.paused_until = 0.0
+        self.pauses = 0
+        self.requests = 0  # attempts let through, retries included
+
+    # --- requests ---------------------------------------------------------------------
+
+    async def acquire(self) -> None:
+        """Wait for a request slot: no pause in force and fewer than ``rpm`` requests
+        within the window. Every attempt of every call comes through here."""
+        while True:
+            now = self.clock()
+            wait = self.paused_until - now
+            self._forget(now)
+            if wait <= 0 and self.rpm is not None and len(self._sent) >= self.rpm:
+                wait = self._sent[0] + self.window - now
+            if wait <= 0:
+                self._sent.append(now)
+                self.requests += 1
+                return
+            await asyncio.sleep(wait)
+
+    def _forget(self, now: float) -> None:
+        start = now - self.window
+        sent = self._sent
+        while sent and sent[0] <= start:
+            sent.popleft()
+        spent = self._spent
+        while spent and spent[0].at <= start:
+            self._tokens -= spent.popleft().tokens
+
+    def per_minute(self) -> float:
+        """Requests sent within the last window, scaled to a minute."""
+        self._forget(self.clock())
+        return len(self._sent) * 60.0 / self.window
+
+    # --- tokens -----------------------------------------------------------------------
+
+    async def reserve(self, tokens: int) -> _Spent | None:
+        """Wait until ``tokens`` more fit within ``tpm`` (a request larger than the whole
+        budget goes alone, once the window is empty); returns what to ``settle`` later."""
+        if self.tpm is None:
+            return None
+        while True:
+            now = self.clock()
+            self._forget(now)
+            wait = self.paused_until - now
+            if wait <= 0 and self._tokens and self._tokens + tokens > self.tpm:
+                wait = self._spent[0].at + self.window - now
+            if wait <= 0:
+                spent = _Spent(now, tokens)
+                self._spent.append(spent)
+                self._tokens += tokens
+                return spent
+            # Until the oldest leaves the window, or a request's measured usage gives back
+            # part of its estimate (then the budget may fit at once).
+            self._freed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), wait)
+
+    def settle(self, spent: _Spent | None, tokens: int) -> None:
+        """Count the measured ``tokens`` instead of the estimate (if still in the window)."""
+        if spent is None:
+            return
+        if spent.at > self.clock() - self.window:
+            self._tokens += tokens - spent.tokens
+            if tokens < spent.tokens:
+                self._freed.set()
+        spent.tokens = tokens
+
+    # --- what the service says --------------------------------------------------------
+
+    def pause(self, seconds: float) -> None:
+        """Hold every request back for ``seconds`` from now (the longest pause wins)."""
+        until = self.clock() + max(seconds, 0.0)
+        if until > self.paused_until:
+            self.paused_until = until
+            self.pauses += 1
+
+    def observe(self, response: httpx.Response) -> None:
+        """Pause the run on a 429 (for its ``Retry-After``, else a second) or when the
+        ``x-ratelimit-remaining-*`` headers say a budget is spent (until its reset)."""
+        headers = response.headers
+        if response.status_code == 429:
+            hint = retry_after_seconds(headers)
+            self.pause(hint if hint is not None and hint >= 0 else DEFAULT_PAUSE)
+        for kind in ("requests", "tokens"):
+            if headers.get(f"x-ratelimit-remaining-{kind}", "").strip() == "0":
+                reset = reset_seconds(headers.get(f"x-ratelimit-reset-{kind}"))
+                if reset is not None:
+                    self.pause(reset)

@@ -1,0 +1,89 @@
+"""Before anything is sent: check every input line and compare it with the output so far.
+
+One pass over the input (line by line, so memory holds 8 bytes per line, not the lines):
+each line's shape and body (:func:`~kimi_ext.batch.lines.check_line`), each custom_id used
+once, and each line whose result is already in the output unchanged since (its
+fingerprint). Every problem is reported at once, one message per bad line.
+"""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from dataclasses import dataclass, field
+
+from kimi_ext.batch.checkpoint import Checkpoint
+from kimi_ext.batch.ids import fingerprint, key_hash
+from kimi_ext.batch.lines import BatchInputError, LineProblem, LineSource, check_line, parse_line
+
+__all__ = ["Plan", "make_plan"]
+
+
+@dataclass
+class Plan:
+    """What the run will do: the valid lines, those already done, and the line numbers
+    to leave out (bad lines, when skipped)."""
+
+    lines: int = 0
+    already_done: int = 0
+    skip: set[int] = field(default_factory=set)
+    problems: list[LineProblem] = field(default_factory=list)
+
+    @property
+    def todo(self) -> int:
+        """Lines to send in this run."""
+        return self.lines - self.already_done
+
+
+def make_plan(source: LineSource, point: Checkpoint, *, skip_invalid: bool) -> Plan:
+    """Check the whole input against the output so far; BatchInputError (nothing sent)
+    when a line is bad, unless ``skip_invalid``."""
+    plan = Plan()
+    hashes: array[int] = array("Q")
+    for number, raw in source:
+        line = check_line(number, raw)
+        if isinstance(line, LineProblem):
+            plan.problems.append(line)
+            continue
+        hashes.append(key_hash(line.custom_id))
+        same = point.matches(line.custom_id, fingerprint(line.custom_id, line.url, line.body))
+        if same is False:
+            plan.problems.append(LineProblem(
+                number, line.custom_id, "line",
+                "changed since its result was written to the output (its fingerprint "
+                "differs); restore the line, or write to a new output file",
+            ))  # fmt: skip
+            continue
+        plan.lines += 1
+        plan.already_done += same is True
+    _duplicates(source, hashes, plan)
+    if plan.problems:
+        if not skip_invalid:
+            plan.problems.sort(key=lambda p: p.line)
+            raise BatchInputError(source.name, plan.problems)
+        plan.skip = {p.line for p in plan.problems}
+    return plan
+
+
+def _duplicates(source: LineSource, hashes: array[int], plan: Plan) -> None:
+    """Report every later use of a custom_id (a second pass over the input, only when a
+    hash repeats)."""
+    ordered = sorted(hashes)
+    repeated = {a for a, b in itertools.pairwise(ordered) if a == b}
+    if not repeated:
+        return
+    first: dict[str, int] = {}
+    bad = {p.line for p in plan.problems}
+    for number, raw in source:
+        if number in bad:
+            continue
+        line = parse_line(number, raw)
+        if isinstance(line, LineProblem) or key_hash(line.custom_id) not in repeated:
+            continue
+        seen = first.setdefault(line.custom_id, number)
+        if seen != number:
+            plan.lines -= 1
+            plan.problems.append(LineProblem(
+                number, line.custom_id, "custom_id",
+                f"is used again (first on line {seen}); each custom_id must be unique",
+            ))  # fmt: skip

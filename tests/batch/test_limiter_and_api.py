@@ -1,0 +1,124 @@
+"""The shared limiter on its own (tokens per minute, the service's rate-limit headers), and
+the Python API yielding results as they finish, sync and async."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from batch_helpers import line, read_jsonl
+
+from kimi_ext.batch import BatchRun, arun_batch, run_batch
+from kimi_ext.batch.limiter import RateLimiter, reset_seconds
+from kimi_ext.testing import KimiStandIn
+
+
+def test_reset_headers_are_read_in_the_gateways_spellings() -> None:
+    assert reset_seconds("1.5") == 1.5
+    assert reset_seconds("20ms") == pytest.approx(0.02)
+    assert reset_seconds("6m0s") == 360
+    assert reset_seconds("1h2m3s") == 3723
+    assert reset_seconds("soon") is None and reset_seconds(None) is None
+
+
+async def test_tokens_per_minute_hold_back_until_the_window_frees() -> None:
+    limiter = RateLimiter(tpm=100, window=0.5)
+    first = await limiter.reserve(60)
+    started = time.monotonic()
+    await limiter.reserve(60)  # 120 > 100: waits for the first to leave the window
+    assert time.monotonic() - started >= 0.4
+    limiter.settle(first, 10)  # measured usage replaces the estimate
+    assert limiter._tokens == 60  # the first left the window; the second still counts
+    big = await limiter.reserve(500)  # larger than the budget: goes alone, once empty
+    assert big is not None
+
+
+async def test_a_spent_budget_in_the_headers_pauses_every_request() -> None:
+    limiter = RateLimiter()
+    limiter.observe(httpx.Response(200, headers={"x-ratelimit-remaining-requests": "0",
+                                                 "x-ratelimit-reset-requests": "400ms"}))  # fmt: skip
+    started = time.monotonic()
+    await asyncio.gather(limiter.acquire(), limiter.acquire())
+    assert time.monotonic() - started >= 0.35
+    limiter.observe(httpx.Response(429, headers={"retry-after-ms": "300"}))
+    assert limiter.paused_until - time.monotonic() > 0.2
+    assert limiter.pauses == 2
+
+
+class Held:
+    def __init__(self, standin: KimiStandIn, text: str) -> None:
+        self.release = threading.Event()
+        self.text = text
+        standin.responder = self
+
+    def __call__(self, request: object) -> None:
+        if getattr(request, "last_user_text", "") == self.text:
+            assert self.release.wait(60)
+
+
+async def test_the_async_api_yields_results_as_they_finish(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    held = Held(kimi_standin, "ask slow")
+    lines = [line("slow"), *(line(f"fast-{i}", "messages") for i in range(5))]
+    order = []
+    async for doc in arun_batch(
+        lines,
+        tmp_path / "out.jsonl",
+        concurrency=3,
+        api_key=kimi_standin.api_key,
+        base_url=kimi_standin.base_url,
+    ):
+        order.append(doc["custom_id"])
+        if len(order) == 5:  # every fast line came back while the slow one was held
+            held.release.set()
+    assert order[-1] == "slow" and sorted(order[:5]) == [f"fast-{i}" for i in range(5)]
+    assert [d["custom_id"] for d in read_jsonl(tmp_path / "out.jsonl")] == order
+
+
+def test_the_sync_api_yields_as_they_finish_and_keeps_the_summary(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    held = Held(kimi_standin, "ask slow")
+    run = BatchRun([line("slow", "responses"), line("a"), line("b")], tmp_path / "o.jsonl",
+                   concurrency=2, api_key=kimi_standin.api_key,
+                   base_url=kimi_standin.base_url)  # fmt: skip
+    order = []
+    for doc in run:
+        order.append(doc["custom_id"])
+        if len(order) == 2:
+            held.release.set()
+    assert order == ["a", "b", "slow"]
+    assert run.summary.succeeded == 3 and run.summary.total_usage.requests == 3
+    assert run.summary.usage["kimi-k3.1-pro"].output > 0
+
+
+def test_leaving_the_sync_loop_early_stops_the_run_resumably(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    out = tmp_path / "o.jsonl"
+    lines = [line(f"x{i}") for i in range(30)]
+    options = {"api_key": kimi_standin.api_key, "base_url": kimi_standin.base_url,
+               "concurrency": 2}  # fmt: skip
+    for _ in run_batch(lines, out, **options):
+        break
+    first = {d["custom_id"] for d in read_jsonl(out)}
+    assert 1 <= len(first) < 30
+    rest = [d["custom_id"] for d in run_batch(lines, out, **options)]
+    assert not set(rest) & first
+    assert sorted(d["custom_id"] for d in read_jsonl(out)) == sorted(f"x{i}" for i in range(30))
+
+
+async def test_measured_usage_gives_tokens_back_at_once() -> None:
+    limiter = RateLimiter(tpm=100, window=60.0)  # a whole minute: only a settle can free
+    first = await limiter.reserve(90)
+    waiting = asyncio.create_task(limiter.reserve(50))
+    await asyncio.sleep(0)  # let it start waiting: 90 + 50 > 100
+    assert not waiting.done()
+    limiter.settle(first, 20)  # the answer used 20 tokens, not 90
+    second = await asyncio.wait_for(waiting, timeout=30)
+    assert second is not None and limiter._tokens == 70
