@@ -110,3 +110,18 @@ def test_lines_may_be_given_in_memory_and_full_urls_are_taken_by_path(
     assert sorted(read_jsonl(tmp_path / "out.jsonl"), key=lambda d: d["custom_id"]) == sorted(
         docs, key=lambda d: d["custom_id"]
     )
+
+
+def test_every_repeated_custom_id_is_found_among_many_lines() -> None:
+    # The repeats are looked for a part of the hashes at a time: each must still be found,
+    # whichever part its hash falls in, and a custom_id used three times is named twice.
+    from kimi_ext.batch.checkpoint import Checkpoint
+    from kimi_ext.batch.lines import LineSource
+    from kimi_ext.batch.plan import make_plan
+
+    lines = [line(f"id-{i}") for i in range(3000)]
+    lines += [line("id-7"), line("id-1500"), line("id-2999"), line("id-7")]
+    with pytest.raises(BatchInputError) as caught:
+        make_plan(LineSource(lines), Checkpoint(), skip_invalid=False)
+    named = [(p.line, p.custom_id) for p in caught.value.problems]
+    assert named == [(3001, "id-7"), (3002, "id-1500"), (3003, "id-2999"), (3004, "id-7")]
