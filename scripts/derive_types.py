@@ -121,7 +121,12 @@ class Deriver:
                 return self.ann_of_type("object", target, family, component)
             return self.emit_class(component, target, family) + self.escape(family)
         if component is not None and self.is_union(target):
-            return self.emit_union(component, target, family) + self.escape(family)
+            alias = self.emit_union(component, target, family)
+            # Objects may come from run time too; a union of scalars stays as it is (a union
+            # still being built, reached again through itself, counts as one of objects).
+            names = self.aliases.get(alias)
+            scalars = names is not None and not names & (self.blocks.keys() - self.aliases.keys())
+            return alias + ("" if scalars else self.escape(family))
         schema = target
         parts: list[str] = []
         if "const" in schema:

@@ -210,7 +210,7 @@ class ChatCreateFields(TypedDict, total=False):
     safety_identifier: str | None
     logprobs: bool | None
     top_logprobs: int | None
-    stop: StopSequencesParam | RuntimeMapping | None
+    stop: StopSequencesParam | None
     temperature: float | None
     top_p: float | None
     n: int | None
@@ -237,7 +237,7 @@ class CreateChatCompletionRequestParam(TypedDict):
     safety_identifier: NotRequired[str]
     logprobs: NotRequired[bool]
     top_logprobs: NotRequired[int]
-    stop: NotRequired[StopSequencesParam | RuntimeMapping]
+    stop: NotRequired[StopSequencesParam]
     temperature: NotRequired[float]
     top_p: NotRequired[float]
     n: NotRequired[int]
