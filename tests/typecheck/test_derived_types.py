@@ -227,6 +227,42 @@ def _fixture_cases() -> dict[str, str]:
 
 FIXTURE_CASES = _fixture_cases()
 
+VIEW_TYPES = {
+    "chat": ("ChatCompletion", "ChatCompletionChunk"),
+    "messages": ("MessageResponse", "MessageStreamEvent"),
+    "responses": ("ResponseObject", "ResponseStreamEvent"),
+}
+# Received on purpose with keys or event types the spec does not name: kept verbatim at run
+# time, but a TypedDict literal cannot carry a key its class does not name.
+UNNAMED_KEYS = {
+    "response_unknown_fields", "stream_unknown", "stream_usage_on_choice", "stream_web_search",
+}  # fmt: skip
+
+
+def _view_cases() -> dict[str, str]:
+    """Every other response and stream fixture, each body or event payload as a literal typed
+    with its view: the views name what the service sends."""
+    cases = {}
+    for fmt, (response, event) in VIEW_TYPES.items():
+        head = f"from kimi_raw.{fmt}.typeddicts import {response}, {event}\n"
+        for path in sorted((FIXTURES / fmt).glob("response_*.json")):
+            if path.stem not in UNNAMED_KEYS:
+                body = json.loads(path.read_text("utf-8"))
+                cases[f"view_{fmt}_{path.stem}"] = head + f"body: {response} = {body!r}\n"
+        for path in sorted((FIXTURES / fmt).glob("stream_*.sse")):
+            if path.stem in UNNAMED_KEYS:
+                continue
+            lines = path.read_text("utf-8").splitlines()
+            data = [line[5:].strip() for line in lines if line.startswith("data:")]
+            events = [json.loads(d) for d in data if d != "[DONE]"]
+            assert events, path
+            typed = "".join(f"event{i}: {event} = {e!r}\n" for i, e in enumerate(events))
+            cases[f"view_{fmt}_{path.stem}"] = head + typed
+    return cases
+
+
+VIEW_CASES = _view_cases()
+
 
 @pytest.fixture(scope="module")
 def reported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
@@ -234,7 +270,7 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[i
     root = tmp_path_factory.mktemp("user_files")
     sources = {name: HEAD + code for name, (code, _) in FLAGGED.items()}
     sources |= {name: HEAD + textwrap.dedent(code) for name, code in ACCEPTED.items()}
-    sources |= FIXTURE_CASES
+    sources |= FIXTURE_CASES | VIEW_CASES
     for name, source in sources.items():
         (root / f"{name}.py").write_text(source, encoding="utf-8")
     out, err, _ = api.run(
@@ -278,6 +314,11 @@ def test_valid_calls_runtime_values_and_narrowing_pass(
 def test_every_request_fixture_is_accepted(reported: dict[str, list[tuple[int, str]]]) -> None:
     assert len(FIXTURE_CASES) >= 10  # chat and messages hold request fixtures
     assert {name: reported[name] for name in FIXTURE_CASES if reported[name]} == {}
+
+
+def test_every_received_fixture_fits_its_view(reported: dict[str, list[tuple[int, str]]]) -> None:
+    assert len(VIEW_CASES) >= 30
+    assert {name: reported[name] for name in VIEW_CASES if reported[name]} == {}
 
 
 def test_the_known_guards_tell_received_blocks_apart() -> None:
