@@ -158,7 +158,7 @@ class Deriver:
             return f"Sequence[{item}]" if family == "request" else f"list[{item}]"
         if kind == "object":
             if schema.get("properties"):
-                return self.emit_class(hint, schema, family, inline=True) + self.escape(family)
+                return self.emit_class(hint, schema, family) + self.escape(family)
             return "Mapping[str, Any]" if family == "request" else "dict[str, Any]"
         return SCALARS[kind]
 
@@ -175,9 +175,7 @@ class Deriver:
         return "oneOf" in schema or "anyOf" in schema
 
     # -- emission -------------------------------------------------------------------------
-    def emit_class(
-        self, component: str, schema: dict[str, Any], family: str, *, inline: bool = False
-    ) -> str:
+    def emit_class(self, component: str, schema: dict[str, Any], family: str) -> str:
         key = (family, component)
         if key in self.names:
             return self.names[key]
