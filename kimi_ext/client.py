@@ -52,18 +52,22 @@ from kimi_ext._core.sending import (
     loopback_http_origins,
     parse_json_body,
 )
-from kimi_ext.chat import ChatCompletion, ChatHistory, ChatParams, ContinuedChatCompletion
+from kimi_ext.chat import ChatCompletion, ChatHistory, ContinuedChatCompletion
 from kimi_ext.errors import ClientConfigError, RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
-from kimi_ext.messages import ContinuedMessage, Message, MessagesHistory, MessagesParams
-from kimi_ext.responses import Response, ResponsesHistory, ResponsesParams
+from kimi_ext.messages import ContinuedMessage, Message, MessagesHistory
+from kimi_ext.responses import Response, ResponsesHistory
 from kimi_ext.structured import Structured, parse_result, place_schema
 
+# The params TypedDicts (derived from the specs) are imported for type checkers only.
 if TYPE_CHECKING:
     from kimi_ext._core.hooking import CallHooks, HookSet
     from kimi_ext._core.streaming import AsyncStreamManager, StreamManager
+    from kimi_ext.chat.params import ChatParams
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+    from kimi_ext.messages.params import MessagesParams
     from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
+    from kimi_ext.responses.params import ResponsesParams
     from kimi_ext.responses.stream import AsyncResponseStream, ResponseStream
     from kimi_ext.tool_loop import ToolRun
 

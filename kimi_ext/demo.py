@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.result import Result
 from kimi_ext.client import Kimi
@@ -24,6 +24,9 @@ from kimi_ext.errors import IncompleteStreamError, KimiError
 from kimi_ext.messages import MessagesHistory
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 from kimi_ext.usage import Usage
+
+if TYPE_CHECKING:
+    from kimi_ext.chat.params import ChatMessageParam
 
 MODEL = "kimi-k3.1-pro"
 SYSTEM = (
@@ -187,7 +190,9 @@ def resumed_stream(client: Kimi, out: Printer, standin: KimiStandIn | None) -> N
     if standin:
         standin.queue(Reply(text=story, reasoning="Plan two days."))
         standin.fault(Fault.cut_stream(after=6))
-    messages = [{"role": "user", "content": "A two-day Lisbon plan, briefly."}]
+    messages: list[ChatMessageParam] = [
+        {"role": "user", "content": "A two-day Lisbon plan, briefly."}
+    ]
     try:
         with client.chat.completions.stream(model=MODEL, messages=messages) as stream:
             for index, _ in enumerate(stream):

@@ -8,7 +8,8 @@
 # Each target folder is removed first: --overwrite alone keeps stale files
 # at the package root. --fail-on-warning stops on anything the generator
 # would otherwise skip silently. Beside each package, scripts/derive_contract.py
-# writes _contract/<format>.json: the request rules as data.
+# writes _contract/<format>.json: the request rules as data; scripts/derive_types.py
+# writes <format>/typeddicts.py: the TypedDicts of the request and of what comes back.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/generated/kimi_raw}
@@ -32,6 +33,8 @@ for fmt in "${formats[@]}"; do
   rm -rf "$work"
   # The request contract kimi_ext and the stand-in read (field sets, models, rules).
   "$bin/python" "$here/scripts/derive_contract.py" "$specs/$fmt.yaml" "$out/_contract/$fmt.json"
+  # The TypedDicts type checkers read (types.py is the generator's own module).
+  "$bin/python" "$here/scripts/derive_types.py" "$specs/$fmt.yaml" "$out/$fmt/typeddicts.py"
 done
 "$bin/python" "$here/scripts/derive_contract.py" --loader "$out/_contract/__init__.py"
 [ -f "$out/__init__.py" ] || printf '"""Raw clients generated from openapi/*.yaml. Do not edit: run `make generate`."""\n' > "$out/__init__.py"

@@ -6,18 +6,37 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
 
+from kimi_ext._core.effort import Effort
 from kimi_ext.errors import RequestValidationError
 
-__all__ = ["CLIENT_OPTIONS", "check_header", "check_options"]
+__all__ = ["CLIENT_OPTIONS", "CallOptions", "check_header", "check_options"]
 
 # Options that shape the call, never sent as body fields.
 CLIENT_OPTIONS = frozenset(
     {"effort", "extra_body", "extra_headers", "timeout", "max_retries", "deadline"}
 )
+
+
+class CallOptions(TypedDict, total=False):
+    """The keyword arguments of every ``create()`` that are not body fields (kimi_ext's own;
+    each format's params add the body fields derived from its spec). ``None`` means "not
+    given"."""
+
+    effort: Effort | None
+    """Reasoning effort, placed in the format's own field. Aliases are normalized:
+    medium→high, xhigh→max, minimal→low, none→low (none still reasons)."""
+    extra_body: Mapping[str, Any] | None
+    """Fields merged into the body after validation, on purpose (not checked)."""
+    extra_headers: Mapping[str, str] | None
+    timeout: httpx.Timeout | float | None
+    max_retries: int | None
+    deadline: float | None
+    """Seconds within which this call (its retries, and a stream to its end) must be over;
+    overrides the client's ``deadline``."""
 
 
 def check_options(params: Mapping[str, Any]) -> None:

@@ -4,7 +4,7 @@ The OpenAI-style format: ``messages`` with ``role``, reasoning in ``reasoning_co
 tool calls under ``tool_calls``, the builtin ``$web_search`` answered by the client
 (:mod:`.web_search`), partial mode to continue an answer (:mod:`.continued`). Modules:
 ``params``, ``result``, ``stream``, ``history``, ``format`` (its
-:class:`~kimi_ext._core.format.Format`). Stream classes are imported on first use.
+:class:`~kimi_ext._core.format.Format`). Stream classes and the params TypedDict are imported on first use.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.chat.continued import ContinuedChatCompletion
 from kimi_ext.chat.format import CHAT
 from kimi_ext.chat.history import ChatHistory
-from kimi_ext.chat.params import ChatParams
 from kimi_ext.chat.result import ChatCompletion
 from kimi_ext.chat.web_search import web_search_echo
 
 if TYPE_CHECKING:
+    from kimi_ext.chat.params import ChatParams
     from kimi_ext.chat.stream import (
         AsyncChatCompletionStream,
         ChatCompletionStream,
@@ -40,6 +40,12 @@ __all__ = [
 
 __getattr__ = lazy_attributes(
     __name__,
-    "kimi_ext.chat.stream",
-    ["AsyncChatCompletionStream", "ChatCompletionStream", "ChatStreamEvent"],
+    {
+        "kimi_ext.chat.stream": [
+            "AsyncChatCompletionStream",
+            "ChatCompletionStream",
+            "ChatStreamEvent",
+        ],
+        "kimi_ext.chat.params": ["ChatParams"],
+    },
 )

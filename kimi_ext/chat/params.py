@@ -1,40 +1,23 @@
 """Keyword arguments of ``client.chat.completions.create()``, named as on the wire.
 
-``messages`` takes a :class:`~kimi_ext.ChatHistory` or a list of message dicts;
-``effort=`` is placed in ``reasoning_effort``. Checked at run time against the contract
-before anything is sent; a top-level ``None`` means "not given" and is left out.
+The body fields, nested shapes included (messages, content parts, tools, tool_choice ...),
+are derived from openapi/chat.yaml by ``make generate`` (``kimi_raw.chat.typeddicts``); the
+call options (``effort=``, ``timeout=`` ...) are kimi_ext's own. ``messages`` takes a
+:class:`~kimi_ext.ChatHistory` or a list of message dicts (a literal must match
+``ChatMessageParam``; a ``list[dict[str, Any]]`` built at run time passes); ``effort=`` is
+placed in ``reasoning_effort``. Checked at run time against the contract before anything
+is sent; a top-level ``None`` means "not given" and is left out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from kimi_raw.chat.typeddicts import ChatCreateFields, ChatMessageParam
 
-from kimi_ext._core.effort import Effort
-from kimi_ext._core.params import CallOptions
+from kimi_ext._core.options import CallOptions
 
-__all__ = ["ChatParams"]
+# ChatMessageParam: one item of the history field, for annotating a list built in code.
+__all__ = ["ChatMessageParam", "ChatParams"]
 
 
-class ChatParams(CallOptions, total=False):
-    model: str
-    messages: Iterable[Mapping[str, Any]] | Any
-    reasoning_effort: Effort | None
-    max_completion_tokens: int | None
-    max_tokens: int | None
-    stream_options: Mapping[str, Any] | None
-    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
-    tool_choice: str | Mapping[str, Any] | None
-    response_format: Mapping[str, Any] | None
-    prediction: Mapping[str, Any] | None
-    prompt_cache_key: str | None
-    prompt_cache_options: Mapping[str, Any] | None
-    safety_identifier: str | None
-    logprobs: bool | None
-    top_logprobs: int | None
-    stop: str | list[str] | None
-    temperature: float | None
-    top_p: float | None
-    n: int | None
-    frequency_penalty: float | None
-    presence_penalty: float | None
+class ChatParams(ChatCreateFields, CallOptions, total=False):
+    """The keyword arguments of ``create()``, ``stream()`` and ``continue_()``."""

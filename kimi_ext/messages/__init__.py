@@ -3,7 +3,7 @@
 The Anthropic-style format: content blocks, signed ``thinking`` blocks that must come
 back unchanged, ``tool_use`` / ``tool_result`` pairs, server tools run by the service,
 prefill to continue an answer (:mod:`.continued`). Modules: ``params``, ``result``,
-``stream``, ``history``, ``format``. Stream classes are imported on first use.
+``stream``, ``history``, ``format``. Stream classes and the params TypedDict are imported on first use.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.messages.history import MessagesHistory
-from kimi_ext.messages.params import MessagesParams
 from kimi_ext.messages.result import Message
 
 if TYPE_CHECKING:
+    from kimi_ext.messages.params import MessagesParams
     from kimi_ext.messages.stream import AsyncMessageStream, MessagesStreamEvent, MessageStream
 
 __all__ = [
@@ -33,6 +33,8 @@ __all__ = [
 
 __getattr__ = lazy_attributes(
     __name__,
-    "kimi_ext.messages.stream",
-    ["AsyncMessageStream", "MessageStream", "MessagesStreamEvent"],
+    {
+        "kimi_ext.messages.stream": ["AsyncMessageStream", "MessageStream", "MessagesStreamEvent"],
+        "kimi_ext.messages.params": ["MessagesParams"],
+    },
 )

@@ -1,30 +1,22 @@
 """Keyword arguments of ``client.messages.create()``, named as on the wire.
 
-``max_tokens`` is required; ``messages`` takes a :class:`~kimi_ext.MessagesHistory` (pass
-its ``system`` too) or a list of message dicts; ``effort=`` goes in ``output_config``.
-Unset (``None``) fields stay off the wire.
+The body fields, nested shapes included (messages, content blocks, tools, tool_choice ...),
+are derived from openapi/messages.yaml by ``make generate``
+(``kimi_raw.messages.typeddicts``); the call options (``effort=``, ``timeout=`` ...) are
+kimi_ext's own. ``max_tokens`` is required at run time; ``messages`` takes a
+:class:`~kimi_ext.MessagesHistory` (pass its ``system`` too) or a list of message dicts;
+``effort=`` goes in ``output_config``. Unset (``None``) fields stay off the wire.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from kimi_raw.messages.typeddicts import MessageParam, MessagesCreateFields
 
-from kimi_ext._core.params import CallOptions
+from kimi_ext._core.options import CallOptions
 
-__all__ = ["MessagesParams"]
+# MessageParam: one item of the history field, for annotating a list built in code.
+__all__ = ["MessageParam", "MessagesParams"]
 
 
-class MessagesParams(CallOptions, total=False):
-    model: str
-    messages: Iterable[Mapping[str, Any]] | Any
-    max_tokens: int
-    system: str | Iterable[Mapping[str, Any]] | None
-    stop_sequences: list[str] | None
-    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
-    tool_choice: Mapping[str, Any] | None
-    metadata: Mapping[str, Any] | None
-    cache_control: Mapping[str, Any] | None
-    output_config: Mapping[str, Any] | None
-    temperature: float | None
-    top_p: float | None
+class MessagesParams(MessagesCreateFields, CallOptions, total=False):
+    """The keyword arguments of ``create()``, ``stream()`` and ``continue_()``."""

@@ -2,8 +2,8 @@
 
 The stateless item format: ``input`` items replayed whole on every call, ``reasoning``
 items, ``function_call`` / ``function_call_output`` pairs and custom tools. Modules:
-``params``, ``result``, ``stream``, ``history``, ``format``. Stream classes are imported
-on first use.
+``params``, ``result``, ``stream``, ``history``, ``format``. Stream classes and the params
+TypedDict are imported on first use.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from kimi_ext._core.lazy import lazy_attributes
 from kimi_ext.responses.format import RESPONSES
 from kimi_ext.responses.history import ResponsesHistory
-from kimi_ext.responses.params import ResponsesParams
 from kimi_ext.responses.result import Response
 
 if TYPE_CHECKING:
+    from kimi_ext.responses.params import ResponsesParams
     from kimi_ext.responses.stream import AsyncResponseStream, ResponsesStreamEvent, ResponseStream
 
 __all__ = [
@@ -31,6 +31,12 @@ __all__ = [
 
 __getattr__ = lazy_attributes(
     __name__,
-    "kimi_ext.responses.stream",
-    ["AsyncResponseStream", "ResponseStream", "ResponsesStreamEvent"],
+    {
+        "kimi_ext.responses.stream": [
+            "AsyncResponseStream",
+            "ResponseStream",
+            "ResponsesStreamEvent",
+        ],
+        "kimi_ext.responses.params": ["ResponsesParams"],
+    },
 )

@@ -1,30 +1,22 @@
 """Keyword arguments of ``client.responses.create()``, named as on the wire.
 
-``input`` takes a :class:`~kimi_ext.ResponsesHistory` (pass its ``instructions`` too), a
-list of input items or a string; ``effort=`` goes in ``reasoning``. The endpoint is
-stateless: replay the whole history on every call.
+The body fields, nested shapes included (input items, content parts, tools, tool_choice
+...), are derived from openapi/responses.yaml by ``make generate``
+(``kimi_raw.responses.typeddicts``); the call options (``effort=``, ``timeout=`` ...) are
+kimi_ext's own. ``input`` takes a :class:`~kimi_ext.ResponsesHistory` (pass its
+``instructions`` too), a list of input items or a string; ``effort=`` goes in
+``reasoning``. The endpoint is stateless: replay the whole history on every call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from kimi_raw.responses.typeddicts import InputItemParam, ResponsesCreateFields
 
-from kimi_ext._core.params import CallOptions
+from kimi_ext._core.options import CallOptions
 
-__all__ = ["ResponsesParams"]
+# InputItemParam: one item of the history field, for annotating a list built in code.
+__all__ = ["InputItemParam", "ResponsesParams"]
 
 
-class ResponsesParams(CallOptions, total=False):
-    model: str
-    input: str | Iterable[Mapping[str, Any]] | Any
-    instructions: str | None
-    max_output_tokens: int | None
-    reasoning: Mapping[str, Any] | None
-    text: Mapping[str, Any] | None
-    tools: Iterable[Mapping[str, Any] | Callable[..., Any]] | None
-    tool_choice: str | Mapping[str, Any] | None
-    include: list[str] | None
-    prompt_cache_key: str | None
-    prompt_cache_options: Mapping[str, Any] | None
-    safety_identifier: str | None
+class ResponsesParams(ResponsesCreateFields, CallOptions, total=False):
+    """The keyword arguments of ``create()``, ``stream()`` and ``continue_()``."""

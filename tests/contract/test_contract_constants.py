@@ -21,9 +21,15 @@ PARAMS = {"chat": ChatParams, "messages": MessagesParams, "responses": Responses
 
 
 @pytest.mark.parametrize("fmt", list(PARAMS))
-def test_the_typed_keyword_arguments_are_the_spec_fields(fmt: str) -> None:
-    keys = set(typing.get_type_hints(PARAMS[fmt])) - CLIENT_OPTIONS
-    assert keys == set(contract(fmt).fields) - {"stream"}
+def test_the_typed_keyword_arguments_are_the_spec_fields_and_the_call_options(fmt: str) -> None:
+    """The derivation (scripts/derive_types.py) gives every body field but ``stream`` (the
+    client's own argument), all optional; the call options come on top, none shadowed."""
+    params = PARAMS[fmt]
+    assert params.__required_keys__ == frozenset()
+    keys = set(params.__optional_keys__)
+    assert keys - CLIENT_OPTIONS == set(contract(fmt).fields) - {"stream"}
+    assert keys >= CLIENT_OPTIONS
+    assert not CLIENT_OPTIONS & set(contract(fmt).fields)
 
 
 @pytest.mark.parametrize("fmt", list(PARAMS))
@@ -65,7 +71,7 @@ def test_messages_media_types_are_the_enum() -> None:
 
 def test_every_client_option_is_typed() -> None:
     """Each option ``prepare`` takes out of the body is a key of the typed keyword arguments."""
-    from kimi_ext._core.params import CallOptions
+    from kimi_ext._core.options import CallOptions
 
     assert set(typing.get_type_hints(CallOptions)) == set(CLIENT_OPTIONS)
 
