@@ -80,11 +80,11 @@ def _duplicates(source: LineSource, hashes: array[int], plan: Plan) -> None:
         part = [h for h in hashes if h % _PARTS == part_of]
         if len(set(part)) == len(part):
             continue
-        seen: set[int] = set()
+        once: set[int] = set()
         for h in part:
-            if h in seen:
+            if h in once:
                 repeated.add(h)
-            seen.add(h)
+            once.add(h)
     if not repeated:
         return
     first: dict[str, int] = {}
