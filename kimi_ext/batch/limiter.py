@@ -71,7 +71,11 @@ class RateLimiter:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.rpm, self.tpm, self.window, self.clock = rpm, tpm, window, clock
+        # Send times within the window. With rpm they are the rule (at most rpm of them);
+        # without, only per_minute() reads them, so they are counted per second instead:
+        # at a thousand requests a second, a time per request would be 60,000 floats.
         self._sent: deque[float] = deque()
+        self._seconds: deque[list[int]] = deque()  # [second, requests sent in it]
         self._spent: deque[_Spent] = deque()
         self._tokens = 0
         self._freed = asyncio.Event()  # set when a settled request gives tokens back
@@ -91,7 +95,15 @@ class RateLimiter:
             if wait <= 0 and self.rpm is not None and len(self._sent) >= self.rpm:
                 wait = self._sent[0] + self.window - now
             if wait <= 0:
-                self._sent.append(now)
+                if self.rpm is not None:
+                    self._sent.append(now)
+                else:
+                    second = int(now)
+                    seconds = self._seconds
+                    if seconds and seconds[-1][0] == second:
+                        seconds[-1][1] += 1
+                    else:
+                        seconds.append([second, 1])
                 self.requests += 1
                 return
             await asyncio.sleep(wait)
@@ -101,6 +113,9 @@ class RateLimiter:
         sent = self._sent
         while sent and sent[0] <= start:
             sent.popleft()
+        seconds = self._seconds
+        while seconds and seconds[0][0] + 1 <= start:
+            seconds.popleft()
         spent = self._spent
         while spent and spent[0].at <= start:
             self._tokens -= spent.popleft().tokens
@@ -108,7 +123,8 @@ class RateLimiter:
     def per_minute(self) -> float:
         """Requests sent within the last window, scaled to a minute."""
         self._forget(self.clock())
-        return len(self._sent) * 60.0 / self.window
+        sent = len(self._sent) + sum(count for _, count in self._seconds)
+        return sent * 60.0 / self.window
 
     # --- tokens -----------------------------------------------------------------------
 

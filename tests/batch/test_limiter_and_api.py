@@ -122,3 +122,33 @@ async def test_measured_usage_gives_tokens_back_at_once() -> None:
     limiter.settle(first, 20)  # the answer used 20 tokens, not 90
     second = await asyncio.wait_for(waiting, timeout=30)
     assert second is not None and limiter._tokens == 70
+
+
+async def test_requests_per_minute_are_counted_per_second_without_an_rpm_rule() -> None:
+    now = [0.2]
+    limiter = RateLimiter(clock=lambda: now[0])
+    for _ in range(5):
+        await limiter.acquire()
+    now[0] = 1.5
+    for _ in range(3):
+        await limiter.acquire()
+    assert limiter.per_minute() == 8
+    assert len(limiter._seconds) == 2 and not limiter._sent  # two counters, no times
+    now[0] = 61.3  # the window has left second 0 behind, not yet second 1
+    assert limiter.per_minute() == 3
+    now[0] = 62.0
+    assert limiter.per_minute() == 0
+    assert limiter.requests == 8
+
+
+async def test_with_an_rpm_rule_each_send_time_is_kept_for_the_window() -> None:
+    now = [10.0]
+    limiter = RateLimiter(rpm=2, window=60, clock=lambda: now[0])
+    await limiter.acquire()
+    now[0] = 30.0
+    await limiter.acquire()
+    assert limiter.per_minute() == 2 and list(limiter._sent) == [10.0, 30.0]
+    assert not limiter._seconds
+    now[0] = 70.0  # the first has left the window: a third goes at once
+    await asyncio.wait_for(limiter.acquire(), 60)
+    assert list(limiter._sent) == [30.0, 70.0] and limiter.requests == 3
