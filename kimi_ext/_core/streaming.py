@@ -66,11 +66,9 @@ httpx's; see its docstring). The code marks each spot with ``# rule:`` or
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import re
-import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
@@ -79,6 +77,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
+from kimi_ext._core.httpx_compat import cap_reads, set_body
 from kimi_ext._core.longjson import LongJSONLine, ParsedLine
 from kimi_ext._core.result import Result
 from kimi_ext._core.secret import redact, redact_bytes, redact_json
@@ -484,7 +483,8 @@ class _StreamCore(Generic[ResultT]):
     def _body_error(self, body: bytes) -> KimiError:
         """The error for such an answer; its body is kept, so nothing received is lost
         (but not a key it may echo)."""
-        body = self.response._content = redact_bytes(body, self._secret)
+        body = redact_bytes(body, self._secret)
+        set_body(self.response, body)
         text = body.decode("utf-8", "replace")
         try:
             data = _loads(text)
@@ -889,49 +889,27 @@ class _CappedReads:
     response's connection (from this thread) wait at most until ``DRAIN_GRACE`` is over.
 
     The HTTP/1.1 connection goes back to the pool only if its body is read to the end, but a
-    server may hold the body open: its network stream's ``read`` is wrapped for the drain
-    and restored after it. False (nothing to drain; the response is just closed) without a
-    network stream (in-memory transports) and on HTTP/2, where closing ends only the stream.
+    server may hold the body open (see ``httpx_compat.cap_reads``). False (nothing to
+    drain; the response is just closed) when the reads cannot be capped: no network stream
+    (in-memory transports), or HTTP/2, where closing ends only the stream.
     """
 
     def __init__(self, response: httpx.Response) -> None:
         self.deadline = time.monotonic() + DRAIN_GRACE
-        self._stream: Any = None
-        extensions = response.extensions
-        if extensions.get("http_version", b"HTTP/1.1") not in (b"HTTP/1.1", b"HTTP/1.0"):
-            return
-        stream: Any = extensions.get("network_stream")
-        read = getattr(stream, "read", None)
-        if read is None:
-            return
-        owner = threading.get_ident()
-        deadline = self.deadline
-
-        def capped(max_bytes: int, timeout: float | None = None) -> Any:
-            if threading.get_ident() == owner:
-                left = max(deadline - time.monotonic(), 0.001)
-                timeout = left if timeout is None else min(timeout, left)
-            return read(max_bytes, timeout)
-
-        try:
-            stream.read = capped
-        except (AttributeError, TypeError):
-            return
-        self._stream = stream
+        self._undo = cap_reads(response, self.deadline)
 
     def over(self) -> bool:
         return time.monotonic() >= self.deadline
 
     def __bool__(self) -> bool:
-        return self._stream is not None
+        return self._undo is not None
 
     def __enter__(self) -> _CappedReads:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._stream is not None:
-            with contextlib.suppress(AttributeError):
-                del self._stream.read
+        if self._undo is not None:
+            self._undo()
 
 
 def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
