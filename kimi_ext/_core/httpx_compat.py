@@ -17,6 +17,10 @@ takes ~400-450 us on loopback):
   ~10 us (25.5 instead of 36.1), ~2.5 %;
 * ``hasattr(response, "_content")`` to know whether a body is unread: the public
   ``response.is_stream_consumed`` says the same at the same cost.
+
+In the A/B runs (six rounds, the median over the three formats) a small call took 448 us
+with both shortcuts and 457 us with neither (build_request alone: 460, public headers
+alone: 472, within this shared machine's noise of about +-10 %).
 """
 
 from __future__ import annotations

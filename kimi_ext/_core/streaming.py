@@ -5,9 +5,9 @@ A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes 
 to the format's accumulator (a plain class, written once per format and shared by the
 sync and async stream). The accumulator also hands each text and reasoning fragment it
 feeds to the fragment readers (``text_stream``, ``reasoning_stream``, ``fragments``)
-started before it, through :meth:`Accumulator.fragment`. Nothing is typed per event: a :class:`StreamEvent` is a tiny
-slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
-when ``.parsed`` is read.
+started before it, through :meth:`Accumulator.fragment`. Nothing is typed per event: a
+:class:`StreamEvent` is a tiny slotted object over the decoded JSON, and the generated
+``kimi_raw`` model is built only when ``.parsed`` is read.
 
 Rules every stream follows:
 
@@ -252,6 +252,7 @@ class Accumulator(Generic[ResultT]):
     def fragment(self, kind: str, text: str) -> None:
         """Hand a ``"text"`` or ``"reasoning"`` fragment of the event being fed to every
         fragment reader."""
+        # rule: every reader receives every fragment fed after it started, in order.
         for inbox in self.readers:
             inbox.append((kind, text))
 
