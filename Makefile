@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install test generate check-generated lint format bench demo clean
+.PHONY: install test test-httpx-oldest generate check-generated lint format bench demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,31 @@ install: $(STAMP)
 ## The README's test command: the whole suite, with coverage of kimi_ext.
 test: $(STAMP)
 	$(BIN)/python -m pytest --cov=kimi_ext --cov-report=term-missing:skip-covered
+
+## The transport tests (sending, retries, streaming, deadlines, hostile servers) against the
+## oldest httpx that pyproject.toml allows (`make test` runs them on the newest), in a venv
+## of their own: the package, httpx and httpcore at the floor, and the test tools only.
+HTTPX_OLDEST    ?= 0.27.0
+HTTPCORE_OLDEST ?= 1.0.0
+OLD_VENV        := .venv-httpx-oldest
+OLD_STAMP       := $(OLD_VENV)/.installed-$(HTTPX_OLDEST)
+TRANSPORT_TESTS := tests/client tests/streams tests/quality/test_hostile.py \
+	tests/quality/test_fault_matrix.py tests/quality/test_redaction_fast.py \
+	tests/quality/test_request_build.py tests/quality/test_send_memory.py \
+	tests/quality/test_coverage_gaps.py tests/quality/test_accumulator_properties.py
+
+$(OLD_STAMP): pyproject.toml
+	test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV)
+	$(OLD_VENV)/bin/python -m pip install -q --disable-pip-version-check -e . \
+		"httpx==$(HTTPX_OLDEST)" "httpcore==$(HTTPCORE_OLDEST)" \
+		pytest pytest-asyncio pytest-httpserver hypothesis ruamel.yaml "pydantic>=2.5,<3"
+	touch $(OLD_STAMP)
+
+test-httpx-oldest: $(OLD_STAMP)
+	$(OLD_VENV)/bin/python -c "import httpx, httpcore; \
+		print('httpx', httpx.__version__, '/ httpcore', httpcore.__version__); \
+		assert httpx.__version__ == '$(HTTPX_OLDEST)', httpx.__version__"
+	$(OLD_VENV)/bin/python -m pytest -p no:cacheprovider $(TRANSPORT_TESTS)
 
 ## Regenerate generated/kimi_raw/{chat,messages,responses} from openapi/*.yaml.
 ## FORMATS="chat" regenerates only that format.
@@ -57,4 +82,4 @@ demo: $(DEMO_STAMP)
 	$(BIN)/python -m kimi_ext.demo $(if $(LIVE),--live,)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) $(OLD_VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -16,11 +16,11 @@ Groups and goals (for kimi_ext):
 * ``startup``: ``import kimi_ext`` + ``Kimi()`` in a fresh process, <= 1.5x ``import
   httpx; httpx.Client()`` (raw and with interpreter startup subtracted);
 * ``memory``: peak traced memory while accumulating a 100,000-event stream.
-  Responses: <= 1.0x the peak of the bare httpx baseline (``iter_lines`` + ``json.loads``,
+  Responses: <= 1.10x the peak of the bare httpx baseline (``iter_lines`` + ``json.loads``,
   keeping nothing) on the same stream (``memory_responses``). Its last event,
   ``response.completed``, repeats the whole output, so merely reading it costs a few
-  copies of the result; the client must cost no more than that, though it also keeps what
-  it accumulated (``.partial`` needs it if the stream breaks). Chat and Messages: <= 3x
+  copies of the result; the client may cost at most 10 % more than that, though it also
+  keeps what it accumulated (``.partial`` needs it if the stream breaks). Chat and Messages: <= 3x
   ``len(json.dumps(result.to_dict()))`` (``memory``): no event there repeats the output,
   so the baseline's peak is only its read buffers and the current event (well under the
   result) and no ratio to it would mean anything; the goal bounds what the accumulated
@@ -74,7 +74,7 @@ GOALS = {
     "history": 1.10,
     "startup": 1.5,
     "memory": 3.0,  # Chat and Messages: peak / result size
-    "memory_responses": 1.0,  # Responses: peak / bare httpx's peak on the same stream
+    "memory_responses": 1.10,  # Responses: peak / bare httpx's peak on the same stream
     "telemetry_off": 1.01,  # telemetry off / the pre-seam call path
     "telemetry_on": 1.0,  # what telemetry adds / (the SDK's own cost + 15 us)
     "telemetry_vs_openai_v2": 0.5,  # what it adds / what openai-v2 adds to openai

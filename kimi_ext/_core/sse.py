@@ -16,13 +16,6 @@ joined once, and each read is scanned a fixed number of times, never re-scanned 
 ``feed_raw`` / ``flush_raw`` return plain ``(data, event, id, retry)`` tuples instead of
 :class:`ServerSentEvent` objects; the streams use them.
 
-A decoder made with ``long_line=`` hands a ``data`` line that grows past ``long_line_at``
-bytes, as its bytes arrive, to a sink that factory makes (or reads it whole if the
-factory returns None) (the streams use
-:class:`~kimi_ext._core.longjson.LongJSONLine`, which parses the JSON without holding the line
-twice); the event's ``data`` is then what the sink's ``close()`` returns. Only a line that
-spans reads can go to the sink, so that depends on the split; the text does not.
-
 A decoder made with ``max_line=`` raises :class:`SSELineTooLong` as soon as one line
 grows past that many bytes, so a hostile stream cannot fill memory with one endless line.
 
@@ -36,27 +29,18 @@ deliberate differences: an event is dispatched when any of its fields (``data``,
 dispatches a last event that lacks its closing blank line instead of dropping it.
 
 Rules vs optimizations (see kimi_ext._core.streaming): the standard's line and field rules, the
-independence from how the bytes were split and the ``max_line`` cap are rules; handing
-long lines to a sink, the per-block (not per-line) decoding, the ``data: `` prefix tested
+independence from how the bytes were split and the ``max_line`` cap are rules; the
+per-block (not per-line) decoding, the ``data: `` prefix tested
 first, measuring lines only for a read larger than the cap and the early ``del`` of big
 intermediates are optimizations (``# rule:`` / ``# optimization:`` mark the spots).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
-
-__all__ = ["LineSink", "RawEvent", "SSEDecoder", "SSELineTooLong", "ServerSentEvent"]
+__all__ = ["RawEvent", "SSEDecoder", "SSELineTooLong", "ServerSentEvent"]
 
 #: An event as ``(data, event, id, retry)``: what :meth:`SSEDecoder.feed_raw` returns.
-#: ``data`` is a str, or what a long line's sink returned (see ``long_line``).
-RawEvent = tuple[Any, str | None, str | None, int | None]
-
-#: The default size from which a ``data`` line goes to the ``long_line`` sink.
-LONG_LINE = 1 << 16
-
-_BOM = b"\xef\xbb\xbf"
+RawEvent = tuple[str, str | None, str | None, int | None]
 
 
 class SSELineTooLong(ValueError):
@@ -65,17 +49,6 @@ class SSELineTooLong(ValueError):
     def __init__(self, limit: int) -> None:
         self.limit = limit
         super().__init__(f"an event-stream line is longer than max_body_size={limit} bytes")
-
-
-class LineSink(Protocol):
-    """Takes one long ``data`` line's bytes (without ``data:``) as they arrive."""
-
-    def feed(self, chunk: bytes) -> None: ...
-
-    def close(self) -> Any:
-        """The line ended: the event's ``data``, a str or an object with a ``text()``
-        method that gives the line's text (needed if another ``data`` line follows)."""
-        ...
 
 
 class ServerSentEvent:
@@ -125,36 +98,20 @@ class SSEDecoder:
         "_dirty",
         "_event",
         "_id",
-        "_long_at",
-        "_long_line",
         "_max_line",
         "_more",
         "_pending",
         "_pending_size",
-        "_read_whole",
         "_retry",
-        "_sink",
-        "_sink_size",
     )
 
-    def __init__(
-        self,
-        *,
-        long_line: Callable[[], LineSink | None] | None = None,
-        long_line_at: int = LONG_LINE,
-        max_line: int | None = None,
-    ) -> None:
-        self._long_line = long_line
-        self._long_at = long_line_at
+    def __init__(self, *, max_line: int | None = None) -> None:
         self._max_line = max_line
-        self._sink: LineSink | None = None  # the long data line being received
-        self._sink_size = 0
-        self._read_whole = False  # the current line is not handed over
         self._pending: list[bytes] = []  # the start of an unfinished line, in pieces
         self._pending_size = 0
         self._cr = False  # the last chunk ended with CR: a leading LF now belongs to it
         self._bom = True  # the first line has not been decoded yet
-        self._data: Any = None  # a str, or what a long line's sink returned
+        self._data: str | None = None  # the first data line of the current event
         self._more: list[str] | None = None
         self._event: str | None = None
         self._id: str | None = None
@@ -182,19 +139,6 @@ class SSEDecoder:
         if b"\r" in chunk:
             self._cr = chunk[-1] == 13
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if self._sink is not None:  # optimization: a long line goes to its sink
-            end = chunk.find(b"\n")
-            self._sink_size += len(chunk) if end < 0 else end
-            if self._max_line is not None and self._sink_size > self._max_line:
-                raise SSELineTooLong(self._max_line)  # rule: the line cap
-            if end < 0:
-                self._sink.feed(chunk)
-                return []
-            self._sink.feed(chunk[:end])
-            self._end_long_line()
-            chunk = chunk[end + 1 :]
-            if not chunk:
-                return []
         end = chunk.rfind(b"\n")
         if end < 0:
             self._hold(chunk)
@@ -204,7 +148,6 @@ class SSEDecoder:
             block = b"".join(self._pending)
             self._pending = []
             self._pending_size = 0
-            self._read_whole = False
         else:
             block = chunk[:end]
         rest = chunk[end + 1 :]
@@ -227,66 +170,19 @@ class SSEDecoder:
         del text
         out = self._lines(lines)
         if rest:
-            self._hold(rest)  # after the lines: whether a data line came first matters
+            self._hold(rest)
         return out
 
     def _hold(self, piece: bytes) -> None:
-        """Keep the start of an unfinished line; a long ``data`` line goes to a sink."""
+        """Keep the start of an unfinished line."""
         self._pending.append(piece)
         self._pending_size += len(piece)
         if self._max_line is not None and self._pending_size > self._max_line:
             raise SSELineTooLong(self._max_line)  # rule: the line cap
-        if (  # optimization: a long data line goes to a sink
-            self._pending_size >= self._long_at
-            and self._long_line is not None
-            and self._data is None  # else it is a second data line: joined as text
-            and not self._read_whole
-        ):
-            self._start_long_line()
-
-    def _start_long_line(self) -> None:
-        head = b""
-        for part in self._pending:
-            head += part[:16]
-            if len(head) >= 16:
-                break
-        skip = 3 if self._bom and head.startswith(_BOM) else 0
-        if len(head) < skip + 6:
-            return  # too soon to tell whether a space follows "data:"
-        if not head.startswith(b"data:", skip):
-            self._read_whole = True  # not a data line
-            return
-        skip += 6 if head[skip + 5 : skip + 6] == b" " else 5
-        assert self._long_line is not None
-        sink = self._long_line()
-        if sink is None:
-            self._read_whole = True
-            return
-        self._sink = sink
-        self._sink_size = self._pending_size
-        self._bom = False
-        self._dirty = True
-        for part in self._pending:
-            if skip >= len(part):
-                skip -= len(part)
-                continue
-            sink.feed(part[skip:] if skip else part)
-            skip = 0
-        self._pending = []
-        self._pending_size = 0
-
-    def _end_long_line(self) -> None:
-        """The long data line ended: what its sink returns is the event's data."""
-        assert self._sink is not None
-        self._data = self._sink.close()
-        self._sink = None
 
     def flush_raw(self) -> list[RawEvent]:
         """:meth:`flush`, returning ``(data, event, id, retry)`` tuples."""
         self._cr = False
-        self._read_whole = False
-        if self._sink is not None:
-            self._end_long_line()
         lines = [""]
         if self._pending:
             text = b"".join(self._pending).decode("utf-8", "replace")
@@ -350,7 +246,7 @@ class SSEDecoder:
             if data is None:
                 data = value
             elif more is None:
-                more = [data if type(data) is str else data.text(), value]
+                more = [data, value]
             else:
                 more.append(value)
             dirty = True

@@ -3,13 +3,11 @@
 A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
 :class:`~kimi_ext._core.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
 to the format's accumulator (a plain class, written once per format and shared by the
-sync and async stream). In Responses, whose events repeat text earlier ones carried
-(``repeats_text``), a ``data`` line longer than ``long_line_at`` (64 KiB) is parsed as its
-bytes arrive by :class:`~kimi_ext._core.longjson.LongJSONLine`, which shares the long strings
-the accumulator already holds: the last event, which repeats the whole output, is then
-not held a second and third time. Nothing is typed per event: a :class:`StreamEvent` is a tiny
-slotted object over the decoded JSON, and the generated ``kimi_raw`` model is built only
-when ``.parsed`` is read.
+sync and async stream). The accumulator also hands each text and reasoning fragment it
+feeds to the fragment readers (``text_stream``, ``reasoning_stream``, ``fragments``)
+started before it, through :meth:`Accumulator.fragment`. Nothing is typed per event: a
+:class:`StreamEvent` is a tiny slotted object over the decoded JSON, and the generated
+``kimi_raw`` model is built only when ``.parsed`` is read.
 
 Rules every stream follows:
 
@@ -37,6 +35,10 @@ Rules every stream follows:
   the read timeout.
 * Text is joined with its surrogate pairs made whole: a server that escapes each UTF-16
   half separately (``"\\ud83d"`` in one delta, ``"\\ude00"`` in the next) gives one emoji.
+* A fragment reader (``text_stream``, ``reasoning_stream``, ``fragments``) receives every
+  non-empty fragment of its kinds fed from its first ``next`` on, in order, including the
+  ones another reader's reads brought in; a surrogate pair split across two fragments is
+  yielded whole.
 * Nothing is ever retried: the events already delivered cannot be taken back.
 * A stall (a read timed out) or the call's ``deadline`` passing raises an
   ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
@@ -51,26 +53,21 @@ Correctness rules vs optimizations. The rules above are behaviour: which event i
 terminal and that nothing after it can delay the result (``DRAIN_GRACE``), the
 ``IncompleteStreamError`` with its ``partial`` for any other end, error events, malformed
 and unknown events kept, surrogate pairs made whole, the SSE line cap, the deadline, the
-stream twin that closes a dropped stream at once: changing any of them changes what users
-see. The rest is optimization and could be removed without changing one event or
-result, only speed or memory: the accumulators' inlined hot paths (each
-format's most frequent deltas handled before the general code), text batching
-(``TextBuffer``, ``TEXT_BATCH``), fast-path checks (``pair_surrogates``' ASCII test, one
-new fragment per event in ``_new_texts``, the shared empty ``_NO_TEXT``), trimming the
-fragment logs (``_TRIM_AT``), locals cached in the event loops, the lazy ``.parsed``,
-``feed_raw``'s tuples instead of event objects, and the long-line parser
-(:mod:`kimi_ext._core.longjson`, kept because without it Responses' peak memory exceeds bare
-httpx's; see its docstring). The code marks each spot with ``# rule:`` or
-``# optimization:``.
+stream twin that closes a dropped stream at once, what fragment readers receive: changing
+any of them changes what users see. The rest is optimization and could be removed without
+changing one event or result, only speed or memory: the accumulators' inlined hot paths
+(each format's most frequent deltas handled before the general code), text batching
+(``TextBuffer``, ``TEXT_BATCH``), ``pair_surrogates``' ASCII test, no fragment handed
+over while nobody reads fragments, locals cached in the event loops, the lazy
+``.parsed``, and ``feed_raw``'s tuples instead of event objects. The code marks each spot
+with ``# rule:`` or ``# optimization:``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import re
-import threading
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
@@ -79,11 +76,11 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from kimi_ext._core.longjson import LongJSONLine, ParsedLine
+from kimi_ext._core.httpx_compat import cap_reads, set_body
 from kimi_ext._core.result import Result
 from kimi_ext._core.secret import redact, redact_bytes, redact_json
 from kimi_ext._core.sending import CallState, call_state
-from kimi_ext._core.sse import LONG_LINE, SSEDecoder, SSELineTooLong
+from kimi_ext._core.sse import SSEDecoder, SSELineTooLong
 from kimi_ext._core.wire_errors import status_error_from_event
 from kimi_ext.errors import APIResponseError, IncompleteStreamError, KimiError
 
@@ -115,10 +112,6 @@ _DRAIN_LIMIT = 1 << 16
 
 # optimization: text fragments are joined in batches of this many as they arrive.
 TEXT_BATCH = 256
-# optimization: a sole fragment reader lets the logs be emptied once it has read this many.
-_TRIM_AT = 64
-# optimization: shared and never mutated: most events bring no new fragment.
-_NO_TEXT: list[str] = []
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -242,44 +235,26 @@ class Accumulator(Generic[ResultT]):
 
     ``feed`` takes each decoded JSON object (with its SSE event name) and returns the
     event type to report; it raises :class:`ErrorEventReceived` for an error event.
-    ``terminal`` turns True at the format's terminal event. While ``watchers`` > 0,
-    ``text_log`` and ``reasoning_log`` receive every visible-text and reasoning fragment
-    as it is fed (``text_stream``, ``reasoning_stream`` and ``fragments`` watch them; no
-    per-event work is needed). Nothing is logged while no reader watches: a reader only
-    reads what arrives after it started, and the logs are emptied when the last reader
-    ends (or, by a sole reader, once read), so a long stream does not keep every fragment.
+    ``terminal`` turns True at the format's terminal event. Each visible-text and
+    reasoning fragment it feeds goes to :meth:`fragment` (only while ``readers``, the
+    fragment readers' inboxes, is not empty: nothing is kept for readers that do not
+    exist, and a reader only receives what arrives after it started).
     """
 
     terminal_name: ClassVar[str] = ""
     result_type: type[ResultT]
     event_type: ClassVar[type[StreamEvent]] = StreamEvent  # what its stream yields
-    # Later events repeat long text that earlier ones carried (see long_strings).
-    repeats_text: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.terminal = False
-        self.watchers = 0
-        self.text_log: list[str] = []
-        self.reasoning_log: list[str] = []
+        self.readers: list[list[tuple[str, str]]] = []
 
-    def watch(self) -> None:
-        """A fragment reader starts: log fragments from now on."""
-        self.watchers += 1
-
-    def unwatch(self) -> None:
-        """A fragment reader ended; with no reader left nobody can read the logs."""
-        self.watchers -= 1
-        if not self.watchers:
-            self.text_log.clear()
-            self.reasoning_log.clear()
-
-    def trim_logs(self) -> bool:
-        """Empty both logs if the calling reader (which has read them) is the only one."""
-        if self.watchers != 1:
-            return False
-        self.text_log.clear()
-        self.reasoning_log.clear()
-        return True
+    def fragment(self, kind: str, text: str) -> None:
+        """Hand a ``"text"`` or ``"reasoning"`` fragment of the event being fed to every
+        fragment reader."""
+        # rule: every reader receives every fragment fed after it started, in order.
+        for inbox in self.readers:
+            inbox.append((kind, text))
 
     def feed(self, event: str | None, data: dict[str, Any]) -> str:
         raise NotImplementedError
@@ -295,11 +270,6 @@ class Accumulator(Generic[ResultT]):
         """The result so far, as a fresh dict shaped like the format's JSON response."""
         raise NotImplementedError
 
-    def long_strings(self) -> list[str]:
-        """Long strings held so far that a later event may repeat (parsing that event
-        then shares them instead of holding the text twice); none by default."""
-        return []
-
     def result(self, response: httpx.Response | None) -> ResultT:
         """The result so far, as the format's result type (written once for all three)."""
         return self.result_type(self.snapshot(), response)
@@ -310,8 +280,6 @@ class _StreamCore(Generic[ResultT]):
 
     _accumulator_type: ClassVar[type[Accumulator[Any]]]
     _event_type: ClassVar[type[StreamEvent]] = StreamEvent
-    # optimization: a data line longer than this is parsed as it arrives (kimi_ext._core.longjson).
-    long_line_at: ClassVar[int] = LONG_LINE
 
     def __init_subclass__(
         cls, accumulator: type[Accumulator[Any]] | None = None, **kwargs: Any
@@ -329,12 +297,7 @@ class _StreamCore(Generic[ResultT]):
         self._secret = secret
         self._acc: Accumulator[ResultT] = self._accumulator_type()
         state = call_state(response)
-        # Not self._long_line: a bound method would tie the decoder back to the stream.
-        self._decoder = SSEDecoder(
-            long_line=_long_line_sinks(self._acc),
-            long_line_at=self.long_line_at,
-            max_line=state.max_line if state is not None else None,
-        )
+        self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
         self._closed = False
@@ -357,28 +320,8 @@ class _StreamCore(Generic[ResultT]):
         """A snapshot of the result accumulated so far."""
         return self._acc.result(self.response)
 
-    def _long_line(self) -> LongJSONLine | None:
-        """A sink for a long ``data`` line: parsed as it arrives, sharing the long
-        strings the accumulator already holds (Responses' last event repeats them). None
-        (read it whole, which is faster) when the format's events never repeat text.
-        An optimization (memory): the events and the result are the same without it."""
-        if not self._acc.repeats_text:
-            return None
-        return LongJSONLine(self._acc.long_strings())
-
-    def _on_event(self, text: str | ParsedLine, name: str | None) -> StreamEvent | None:
+    def _on_event(self, text: str, name: str | None) -> StreamEvent | None:
         """Feed one decoded event to the accumulator; return what to yield (or None)."""
-        # optimization: a long line, already parsed by kimi_ext._core.longjson (a cheap test).
-        if type(text) is ParsedLine:
-            data = text.value
-            if type(data) is not dict:
-                return self._event_type("malformed", text.text(), name)
-            try:
-                return self._feed(data, name)
-            except TypeError:
-                return self._event_type("malformed", text.text(), name)
-            finally:
-                text.release()
         if not text:
             return None  # rule: a keep-alive or an event without data is skipped
         if text == "[DONE]":  # rule: never yielded
@@ -436,41 +379,15 @@ class _StreamCore(Generic[ResultT]):
             timed_out=timed_out,
         )
 
-    def _new_texts(self, log: list[str], mark: list[Any]) -> list[str]:
-        """Non-empty fragments of ``log`` that arrived since ``mark[0]`` (updated in place;
-        ``mark[1]``, when there, is a high surrogate waiting for its other half)."""
-        seen = mark[0]
-        count = len(log)
-        if count == seen:
-            return _NO_TEXT
-        if count == seen + 1:  # optimization: the usual case, one fragment per event
-            text = log[seen]
-            new = [text] if text else _NO_TEXT
-            halves = bool(text) and (text[-1] >= "\ud800" or len(mark) > 1)
-        else:
-            new = [text for text in log[seen:count] if text]
-            halves = len(mark) > 1 or any(text[-1] >= "\ud800" for text in new)
-        mark[0] = 0 if count >= _TRIM_AT and self._acc.trim_logs() else count
-        # rule: a surrogate pair split across fragments is yielded whole.
-        return _hold_halves(new, mark, 1) if halves else new
+    def _reading(self) -> _Reader:
+        """A new fragment reader's state, its inbox registered with the accumulator."""
+        reader = _Reader()
+        self._acc.readers.append(reader.inbox)
+        return reader
 
-    def _new_fragments(self, marks: list[Any]) -> list[tuple[str, str]]:
-        """Reasoning and text fragments that arrived since ``marks`` (updated in place)."""
-        out: list[tuple[str, str]] = []
-        for i, (kind, log) in enumerate(
-            (("reasoning", self._acc.reasoning_log), ("text", self._acc.text_log))
-        ):
-            if len(log) > marks[i]:
-                new = [text for text in log[marks[i] :] if text]
-                if any(text[-1] >= "\ud800" for text in new) or len(marks) > 2:
-                    if len(marks) == 2:
-                        marks += [None, None]
-                    new = _hold_halves(new, marks, 2 + i)
-                out.extend((kind, text) for text in new)
-                marks[i] = len(log)
-        if (marks[0] >= _TRIM_AT or marks[1] >= _TRIM_AT) and self._acc.trim_logs():
-            marks[0] = marks[1] = 0
-        return out
+    def _stop_reading(self, reader: _Reader) -> None:
+        inbox = reader.inbox  # by identity: two readers' empty inboxes are equal
+        self._acc.readers[:] = [other for other in self._acc.readers if other is not inbox]
 
     def _not_an_event_stream(self) -> bool:
         """A success answer that says it is JSON, HTML or text, not ``text/event-stream``."""
@@ -484,7 +401,8 @@ class _StreamCore(Generic[ResultT]):
     def _body_error(self, body: bytes) -> KimiError:
         """The error for such an answer; its body is kept, so nothing received is lost
         (but not a key it may echo)."""
-        body = self.response._content = redact_bytes(body, self._secret)
+        body = redact_bytes(body, self._secret)
+        set_body(self.response, body)
         text = body.decode("utf-8", "replace")
         try:
             data = _loads(text)
@@ -533,12 +451,12 @@ class SyncStream(_StreamCore[ResultT]):
     @property
     def text_stream(self) -> Iterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
-        return self._texts(self._acc.text_log)
+        return (text for _, text in self._fragments("text"))
 
     @property
     def reasoning_stream(self) -> Iterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
-        return self._texts(self._acc.reasoning_log)
+        return (text for _, text in self._fragments("reasoning"))
 
     @property
     def fragments(self) -> Iterator[tuple[str, str]]:
@@ -551,34 +469,20 @@ class SyncStream(_StreamCore[ResultT]):
         """
         return self._fragments()
 
-    def _fragments(self) -> Iterator[tuple[str, str]]:
-        self._acc.watch()
+    def _fragments(self, kind: str | None = None) -> Iterator[tuple[str, str]]:
+        """The fragments (of ``kind``; None: both kinds) fed from the first ``next`` on."""
+        reader = self._reading()
         try:
-            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             for _ in self._iterator:
-                yield from self._new_fragments(marks)
+                if reader.inbox:
+                    yield from reader.take(kind)
             # What another reader's reads brought in after this reader's last event.
-            yield from self._new_fragments(marks)
-            yield from (("reasoning", t) for t in _held(marks, 2))
-            yield from (("text", t) for t in _held(marks, 3))
+            yield from reader.take(kind)
+            yield from reader.rest()
             if not self._finished:
                 raise self._not_finished()
         finally:
-            self._acc.unwatch()
-
-    def _texts(self, log: list[str]) -> Iterator[str]:
-        self._acc.watch()
-        try:
-            mark: list[Any] = [len(log)]
-            for _ in self._iterator:
-                yield from self._new_texts(log, mark)
-            # What another reader's reads brought in after this reader's last event.
-            yield from self._new_texts(log, mark)
-            yield from _held(mark, 1)
-            if not self._finished:
-                raise self._not_finished()
-        finally:
-            self._acc.unwatch()
+            self._stop_reading(reader)
 
     def _final(self) -> ResultT:
         """Read the rest of the stream and return the whole result (each format's stream
@@ -682,12 +586,12 @@ class AsyncStream(_StreamCore[ResultT]):
     # sync/async twin of SyncStream's properties and readers below: keep them in step.
     def text_stream(self) -> AsyncIterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
-        return self._texts(self._acc.text_log)
+        return _texts_of(self._fragments("text"))
 
     @property
     def reasoning_stream(self) -> AsyncIterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
-        return self._texts(self._acc.reasoning_log)
+        return _texts_of(self._fragments("reasoning"))
 
     @property
     def fragments(self) -> AsyncIterator[tuple[str, str]]:
@@ -695,41 +599,22 @@ class AsyncStream(_StreamCore[ResultT]):
         return self._fragments()
 
     # sync/async twin of SyncStream._fragments: keep the two in step.
-    async def _fragments(self) -> AsyncIterator[tuple[str, str]]:
-        self._acc.watch()
+    async def _fragments(self, kind: str | None = None) -> AsyncIterator[tuple[str, str]]:
+        reader = self._reading()
         try:
-            marks: list[Any] = [len(self._acc.reasoning_log), len(self._acc.text_log)]
             async for _ in self._aiterator:
-                for fragment in self._new_fragments(marks):
-                    yield fragment
+                if reader.inbox:
+                    for fragment in reader.take(kind):
+                        yield fragment
             # What another reader's reads brought in after this reader's last event.
-            for fragment in self._new_fragments(marks):
+            for fragment in reader.take(kind):
                 yield fragment
-            for kind, at in (("reasoning", 2), ("text", 3)):
-                for text in _held(marks, at):
-                    yield kind, text
+            for fragment in reader.rest():
+                yield fragment
             if not self._finished:
                 raise self._not_finished()
         finally:
-            self._acc.unwatch()
-
-    # sync/async twin of SyncStream._texts: keep the two in step.
-    async def _texts(self, log: list[str]) -> AsyncIterator[str]:
-        self._acc.watch()
-        try:
-            mark: list[Any] = [len(log)]
-            async for _ in self._aiterator:
-                for text in self._new_texts(log, mark):
-                    yield text
-            # What another reader's reads brought in after this reader's last event.
-            for text in self._new_texts(log, mark):
-                yield text
-            for text in _held(mark, 1):
-                yield text
-            if not self._finished:
-                raise self._not_finished()
-        finally:
-            self._acc.unwatch()
+            self._stop_reading(reader)
 
     # sync/async twin of SyncStream._final: keep the two in step.
     async def _final(self) -> ResultT:
@@ -821,16 +706,6 @@ def _twin(stream: Any) -> Any:  # rule: a dropped stream closes its response at 
     return twin
 
 
-# optimization: the long-line parser (see kimi_ext._core.longjson for why it is kept).
-def _long_line_sinks(acc: Accumulator[Any]) -> Callable[[], LongJSONLine | None]:
-    """The decoder's factory of long-line sinks (see ``_StreamCore._long_line``)."""
-
-    def make() -> LongJSONLine | None:
-        return LongJSONLine(acc.long_strings()) if acc.repeats_text else None
-
-    return make
-
-
 def _end_call(
     call: Any, acc: Accumulator[Any], response: httpx.Response, error: Any, finished: bool
 ) -> None:
@@ -889,49 +764,27 @@ class _CappedReads:
     response's connection (from this thread) wait at most until ``DRAIN_GRACE`` is over.
 
     The HTTP/1.1 connection goes back to the pool only if its body is read to the end, but a
-    server may hold the body open: its network stream's ``read`` is wrapped for the drain
-    and restored after it. False (nothing to drain; the response is just closed) without a
-    network stream (in-memory transports) and on HTTP/2, where closing ends only the stream.
+    server may hold the body open (see ``httpx_compat.cap_reads``). False (nothing to
+    drain; the response is just closed) when the reads cannot be capped: no network stream
+    (in-memory transports), or HTTP/2, where closing ends only the stream.
     """
 
     def __init__(self, response: httpx.Response) -> None:
         self.deadline = time.monotonic() + DRAIN_GRACE
-        self._stream: Any = None
-        extensions = response.extensions
-        if extensions.get("http_version", b"HTTP/1.1") not in (b"HTTP/1.1", b"HTTP/1.0"):
-            return
-        stream: Any = extensions.get("network_stream")
-        read = getattr(stream, "read", None)
-        if read is None:
-            return
-        owner = threading.get_ident()
-        deadline = self.deadline
-
-        def capped(max_bytes: int, timeout: float | None = None) -> Any:
-            if threading.get_ident() == owner:
-                left = max(deadline - time.monotonic(), 0.001)
-                timeout = left if timeout is None else min(timeout, left)
-            return read(max_bytes, timeout)
-
-        try:
-            stream.read = capped
-        except (AttributeError, TypeError):
-            return
-        self._stream = stream
+        self._undo = cap_reads(response, self.deadline)
 
     def over(self) -> bool:
         return time.monotonic() >= self.deadline
 
     def __bool__(self) -> bool:
-        return self._stream is not None
+        return self._undo is not None
 
     def __enter__(self) -> _CappedReads:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._stream is not None:
-            with contextlib.suppress(AttributeError):
-                del self._stream.read
+        if self._undo is not None:
+            self._undo()
 
 
 def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
@@ -958,30 +811,49 @@ async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
         pass
 
 
-def _hold_halves(new: list[str], mark: list[Any], at: int) -> list[str]:
-    """``new`` with a surrogate pair split across two fragments made whole: a high
-    surrogate that ends a fragment waits in ``mark[at]`` for the next one."""
-    pending = mark[at] if len(mark) > at else None
-    out: list[str] = []
-    for text in new:
-        if pending:
-            text = pair_surrogates(pending + text)
-            pending = None
-        if "\ud800" <= text[-1] <= "\udbff":
-            pending, text = text[-1], text[:-1]
-        if text:
-            out.append(text)
-    if len(mark) <= at:
-        mark.append(pending)
-    else:
-        mark[at] = pending
-    return out
+class _Reader:
+    """One fragment reader: its inbox (filled by :meth:`Accumulator.fragment`) and, per
+    kind, a high surrogate that ended the last fragment and waits for the next one."""
+
+    __slots__ = ("held", "inbox")
+
+    def __init__(self) -> None:
+        self.inbox: list[tuple[str, str]] = []
+        self.held: dict[str, str] = {}
+
+    def take(self, kind: str | None) -> list[tuple[str, str]]:
+        """The non-empty fragments (of ``kind``; None: any) in the inbox, which is emptied."""
+        got = self.inbox[:]
+        self.inbox.clear()
+        out = []
+        held = self.held
+        for fragment in got:
+            name, text = fragment
+            if not text or (kind is not None and name != kind):
+                continue
+            # rule: a surrogate pair split across two fragments is yielded whole.
+            if held and name in held:
+                text = pair_surrogates(held.pop(name) + text)
+                fragment = (name, text)
+            if "\ud800" <= text[-1] <= "\udbff":
+                held[name], text = text[-1], text[:-1]
+                if not text:
+                    continue
+                fragment = (name, text)
+            out.append(fragment)
+        return out
+
+    def rest(self) -> list[tuple[str, str]]:
+        """What still waits when the stream ends (a lone surrogate, as sent)."""
+        out = list(self.held.items())
+        self.held.clear()
+        return out
 
 
-def _held(mark: list[Any], at: int) -> list[str]:
-    """What still waits in ``mark[at]`` when the stream ends (a lone surrogate, as sent)."""
-    pending = mark[at] if len(mark) > at else None
-    return [pending] if pending else []
+async def _texts_of(fragments: AsyncIterator[tuple[str, str]]) -> AsyncIterator[str]:
+    """The texts of ``(kind, text)`` pairs (the async twin of a generator expression)."""
+    async for _, text in fragments:
+        yield text
 
 
 def _request_of(response: httpx.Response) -> httpx.Request | None:

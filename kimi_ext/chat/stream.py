@@ -249,8 +249,8 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
                             pieces.append(content)
                             if len(pieces) >= TEXT_BATCH:
                                 state.content.fold()
-                            if self.watchers and state.first:
-                                self.text_log.append(content)
+                            if self.readers and state.first:
+                                self.fragment("text", content)
                         else:
                             reasoning = delta.get("reasoning_content")
                             if type(reasoning) is str:
@@ -259,8 +259,8 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
                                 if len(pieces) >= TEXT_BATCH:
                                     state.reasoning.fold()
                                 state.reasoning_seen = True
-                                if self.watchers and state.first:
-                                    self.reasoning_log.append(reasoning)
+                                if self.readers and state.first:
+                                    self.fragment("reasoning", reasoning)
                             else:
                                 self._merge_delta(state, delta)
                     else:
@@ -276,13 +276,13 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
 
     def _merge_delta(self, state: _Choice, delta: dict[str, Any]) -> None:
         state.merge_delta(delta)
-        if self.watchers and state.first:
-            content = delta.get("content")
-            if type(content) is str:
-                self.text_log.append(content)
+        if self.readers and state.first:
             reasoning = delta.get("reasoning_content")
             if type(reasoning) is str:
-                self.reasoning_log.append(reasoning)
+                self.fragment("reasoning", reasoning)
+            content = delta.get("content")
+            if type(content) is str:
+                self.fragment("text", content)
 
     def _merge_choice(self, state: _Choice, choice: dict[str, Any]) -> None:
         for key, value in choice.items():

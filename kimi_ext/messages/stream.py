@@ -166,8 +166,8 @@ class MessageAccumulator(streaming.Accumulator[Message]):
                     pieces.append(text)
                     if len(pieces) >= TEXT_BATCH:
                         buffer.fold()
-                    if self.watchers:
-                        (self.reasoning_log if thinking else self.text_log).append(text)
+                    if self.readers:
+                        self.fragment("reasoning" if thinking else "text", text)
             elif dtype == "input_json_delta":
                 text = delta.get("partial_json")
                 if type(text) is str:

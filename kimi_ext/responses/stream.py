@@ -33,7 +33,6 @@ from collections.abc import Callable
 from typing import Any
 
 from kimi_ext._core import streaming
-from kimi_ext._core.longjson import LONG_STRING
 from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
 from kimi_ext.responses.events import MODELS, TERMINAL
 from kimi_ext.responses.result import Response
@@ -247,7 +246,6 @@ class ResponseAccumulator(streaming.Accumulator[Response]):
     result_type = Response
     event_type = ResponsesStreamEvent
     terminal_name = " or ".join(sorted(TERMINAL))
-    repeats_text = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -286,8 +284,8 @@ class ResponseAccumulator(streaming.Accumulator[Response]):
                 pieces.append(text)
                 if len(pieces) >= TEXT_BATCH:
                     part.pieces.fold()
-                if self.watchers:
-                    (self.reasoning_log if reasoning else self.text_log).append(text)
+                if self.readers:
+                    self.fragment("reasoning" if reasoning else "text", text)
         elif kind == "response.function_call_arguments.delta":
             text = data.get("delta")
             if type(text) is str:
@@ -365,8 +363,8 @@ class ResponseAccumulator(streaming.Accumulator[Response]):
                 part.done_text = text
                 return
             part.pieces.add(text)
-            if not item.reasoning_text and self.watchers:  # else reasoning streams too
-                self.reasoning_log.append(text)
+            if not item.reasoning_text and self.readers:  # else reasoning streams too
+                self.fragment("reasoning", text)
 
     def _on_arguments_done(self, kind: str, data: dict[str, Any]) -> None:
         text = data.get("arguments")
@@ -395,22 +393,6 @@ class ResponseAccumulator(streaming.Accumulator[Response]):
         else:
             self._base = {**self._base, "status": _status_of(kind)}
         self.terminal = True
-
-    def long_strings(self) -> list[str]:
-        # optimization (for kimi_ext._core.longjson): later events repeat what earlier ones carried: the .done events the deltas'
-        # text, output_item.done its item, response.completed the whole output.
-        found: list[str] = []
-        stack: list[Any] = [item.build() for item in self._items.values()]
-        while stack:
-            node = stack.pop()
-            if type(node) is str:
-                if len(node) >= LONG_STRING:
-                    found.append(node)
-            elif type(node) is dict:
-                stack.extend(node.values())
-            elif type(node) is list:
-                stack.extend(node)
-        return found
 
     def snapshot(self) -> dict[str, Any]:
         out: dict[str, Any] = {"object": "response"}

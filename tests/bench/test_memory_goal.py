@@ -1,5 +1,5 @@
-"""The memory goals the benchmarks judge (issue 16): Responses against bare httpx's own
-peak on the same stream, Chat and Messages against the size of the result.
+"""The memory goals the benchmarks judge (issues 16 and 25): Responses at most 1.10x bare
+httpx's peak on the same stream, Chat and Messages against the size of the result.
 
 The measurement itself takes a minute (``python -m benchmarks --only memory``); here the
 child's figures are given, and the rows built from them are checked.
@@ -42,16 +42,16 @@ def rows_for(monkeypatch: pytest.MonkeyPatch, fmt: str, bare: list[int], kimi: l
 
 
 def test_responses_is_held_to_bare_httpx_peak(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 2x the result, well within the old 3x goal, but above httpx's peak: missed.
-    rows = rows_for(monkeypatch, "responses", [MIB - 1000, MIB - 1000], [MIB, MIB])
+    # 2x the result, well within the old 3x goal, but 1.2x httpx's peak: missed.
+    rows = rows_for(monkeypatch, "responses", [MIB * 5 // 6] * 2, [MIB, MIB])
     kimi = rows[KIMI_STREAM]
-    assert kimi.goal == GOALS["memory_responses"] == 1.0
+    assert kimi.goal == GOALS["memory_responses"] == 1.10
     assert kimi.ratio_of == "peak / httpx peak"
-    assert kimi.ratio.median == pytest.approx(MIB / (MIB - 1000))
+    assert kimi.ratio.median == pytest.approx(MIB / (MIB * 5 // 6))
     assert kimi.met is False
     assert rows[BASELINE].goal is None
-    # At or below httpx's peak (here 4x the result, which the old goal refused): met.
-    rows = rows_for(monkeypatch, "responses", [2 * MIB, 2 * MIB], [2 * MIB, 2 * MIB - 1])
+    # Within 1.10x httpx's peak (here 1.05x, 4x the result, which the old goal refused): met.
+    rows = rows_for(monkeypatch, "responses", [2 * MIB, 2 * MIB], [21 * MIB // 10] * 2)
     assert rows[KIMI_STREAM].met is True
 
 

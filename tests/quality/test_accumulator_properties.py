@@ -265,30 +265,3 @@ async def test_async_streams_raise_only_kimi_errors(fmt: str, data: st.DataObjec
         outcome = exc
     check_outcome(fmt, stream, outcome)
     assert response.is_closed
-
-
-def _observed(stream: Any, fmt: str) -> tuple[list[str], str]:
-    """What a reader sees of a stream: its events and its ending, as comparable text."""
-    events: list[str] = []
-    try:
-        for event in stream:
-            events.append(json.dumps([event.type, event.data, event.event]))
-        ending = json.dumps(getattr(stream, FINAL[fmt])().to_dict())
-    except KimiError as exc:
-        partial = exc.partial.to_dict() if isinstance(exc, IncompleteStreamError) else None
-        ending = json.dumps([type(exc).__name__, str(exc), partial])
-    return events, ending
-
-
-@pytest.mark.parametrize("fmt", FORMATS)
-@SETTINGS
-@given(data=st.data())
-def test_long_lines_read_as_they_arrive_change_nothing(fmt: str, data: st.DataObject) -> None:
-    """A stream reading every line that spans reads with LongJSONLine (threshold 1)
-    yields the same events, result, errors and partial as one that never does."""
-    chunks, error = data.draw(bodies(fmt), label="body")
-    seen = []
-    for threshold in (1 << 30, 1):
-        cls = type("Stream", (SYNC_STREAM[fmt],), {"long_line_at": threshold})
-        seen.append(_observed(cls(stream_response(chunks, error), secret=SECRET), fmt))
-    assert seen[0] == seen[1]

@@ -39,7 +39,6 @@ from quality_helpers import (
 
 import kimi_ext
 from kimi_ext import APIResponseError, AsyncKimi, IncompleteStreamError, Kimi, KimiError
-from kimi_ext._core.streaming import _StreamCore
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 
 REPLY = Reply(
@@ -115,16 +114,6 @@ async def run_async_stream(
 # ------------------------------------------------------------------ cuts over real sockets
 
 
-@pytest.fixture(params=["whole-lines", "long-lines"])
-def line_reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each cut test runs twice: lines read whole, and every line that spans reads parsed
-    as it arrives (kimi_ext._core.longjson; only Responses takes it, the other formats read
-    lines whole), so a cut inside such a line is covered too."""
-    if request.param == "long-lines":
-        monkeypatch.setattr(_StreamCore, "long_line_at", 1)
-
-
-@pytest.mark.usefixtures("line_reading")
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_sync_stream_cut_after_every_event(kimi_standin: KimiStandIn, fmt: str) -> None:
     events = uncut_events(kimi_standin, fmt)
@@ -143,7 +132,6 @@ def test_sync_stream_cut_after_every_event(kimi_standin: KimiStandIn, fmt: str) 
     client.close()
 
 
-@pytest.mark.usefixtures("line_reading")
 @pytest.mark.parametrize("fmt", FORMATS)
 async def test_async_stream_cut_after_every_event(kimi_standin: KimiStandIn, fmt: str) -> None:
     events = uncut_events(kimi_standin, fmt)
@@ -160,7 +148,6 @@ async def test_async_stream_cut_after_every_event(kimi_standin: KimiStandIn, fmt
     await client.close()
 
 
-@pytest.mark.usefixtures("line_reading")
 @pytest.mark.parametrize("sse_transport", ["chunked", "close"])
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_sync_stream_cut_inside_every_event(fmt: str, sse_transport: str) -> None:
@@ -197,7 +184,6 @@ def test_sync_stream_cut_inside_every_event(fmt: str, sse_transport: str) -> Non
         client.close()
 
 
-@pytest.mark.usefixtures("line_reading")
 @pytest.mark.parametrize("fmt", FORMATS)
 async def test_async_stream_cut_inside_every_event(kimi_standin: KimiStandIn, fmt: str) -> None:
     events = uncut_events(kimi_standin, fmt)
@@ -515,7 +501,6 @@ def recorded_stream(fmt: str) -> bytes:
     return (FIXTURES / fmt / name).read_bytes()
 
 
-@pytest.mark.usefixtures("line_reading")
 @pytest.mark.parametrize("error", STREAM_BREAKS, ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize("fmt", FORMATS)
 async def test_stream_breaks_mid_body_keep_what_arrived(fmt: str, error: Exception) -> None:
