@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from kimi_ext._core import httpx_compat
 from kimi_ext._core.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
 from kimi_ext._core.httpx_compat import drop_body, set_body
 from kimi_ext._core.log import SENSITIVE_HEADERS, logger, redact_headers
@@ -377,9 +378,9 @@ class _SenderBase:
         timeout = self.timeout if prepared.timeout is UNSET_TIMEOUT else prepared.timeout
         if left is not None:
             timeout = _clamp_timeout(timeout, left)  # no single wait outlasts the deadline
-        return http.build_request(
-            prepared.method, self.url_for(prepared.path), content=prepared.content,
-            headers=headers, timeout=timeout,  # type: ignore[arg-type]
+        return httpx_compat.build_request(
+            http, prepared.method, self.url_for(prepared.path), prepared.content, headers,
+            timeout,
         )  # fmt: skip
 
     def switch_base_url(self, exc: httpx.RequestError) -> bool:
