@@ -41,6 +41,8 @@ def _timed_rows(
     contenders: Sequence[Contender],
     times: dict[str, list[float]],
     goal: float,
+    base: str = BASELINE,
+    ratio_of: str = "vs httpx",
 ) -> list[Row]:
     rows = []
     for contender in contenders:
@@ -50,8 +52,8 @@ def _timed_rows(
                 fmt,
                 contender.name,
                 fmt_time(spread(times[contender.name])),
-                paired(times, contender.name, BASELINE),
-                "vs httpx",
+                paired(times, contender.name, base),
+                ratio_of,
                 goal if contender.kimi else None,
             )
         )
@@ -294,7 +296,6 @@ class Suite:
 
     def replay(self) -> list[Row]:
         from .replay import (
-            PLAIN,
             cassette_folder,
             frames_in,
             recorded_body,
@@ -326,20 +327,12 @@ class Suite:
                         for client in clients:
                             client.close()
                 bench = f"replay a recorded {frames_in(cassette):,}-frame stream"
-                for contender, base in zip(
-                    contenders, [PLAIN, PLAIN] + [contenders[2].name] * 2, strict=True
-                ):
-                    rows.append(
-                        Row(
-                            bench,
-                            fmt,
-                            contender.name,
-                            fmt_time(spread(times[contender.name])),
-                            paired(times, contender.name, base),
-                            "vs plain server",
-                            GOALS["replay"] if contender.kimi else None,
-                        )
-                    )
+                # Bytes alone against the plain server's, then the client's read of each.
+                for pair in (contenders[:2], contenders[2:]):
+                    rows += _timed_rows(
+                        bench, fmt, pair, times, GOALS["replay"], base=pair[0].name,
+                        ratio_of="vs plain server",
+                    )  # fmt: skip
         self.notes.append(
             "- Replay: the stream is recorded through `KimiStandIn(record=...)` from the plain "
             "server, then replayed by `kimi stand-in --replay FILE --allow-repeats` in a child "
