@@ -112,7 +112,7 @@ def _recorded(otel: _Otel) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _today(kimi: Any, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
     """The call as ``Kimi._call`` made it before the hook seam (prepare, send, parse)."""
-    from kimi_ext._core.sending import parse_json_body
+    from kimi_ext._core.transport.sending import parse_json_body
 
     resource: Any = {"chat": kimi.chat.completions, "messages": kimi.messages,
                      "responses": kimi.responses}[fmt]  # fmt: skip

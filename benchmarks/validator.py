@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 for folder in ("client", "contract", "quality"):
     sys.path.insert(0, str(ROOT / "tests" / folder))
 
-from kimi_ext._core.building import prepare  # noqa: E402
+from kimi_ext._core.call.building import prepare  # noqa: E402
 from kimi_ext._core.contract import Contract, Violation, contract  # noqa: E402
 from kimi_ext._core.contract import schema as ours_module  # noqa: E402
 from kimi_ext._core.contract.fast import Fail  # noqa: E402

@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 # kimi_ext.cli` then runs the command's own first lines (its Ctrl-C handling) before the
 # heavy imports, and a program pays only for what it uses.
 _HOMES: dict[str, str] = {
-    "DEFAULT_BASE_URL": "kimi_ext._core.config",
-    "FALLBACK_BASE_URL": "kimi_ext._core.config",
-    "SEEDROUTER_BASE_URL": "kimi_ext._core.config",
-    "normalize_effort": "kimi_ext._core.effort",
-    "ToolCall": "kimi_ext._core.result",
-    "__version__": "kimi_ext._core.version",
+    "DEFAULT_BASE_URL": "kimi_ext._core.transport.config",
+    "FALLBACK_BASE_URL": "kimi_ext._core.transport.config",
+    "SEEDROUTER_BASE_URL": "kimi_ext._core.transport.config",
+    "normalize_effort": "kimi_ext._core.contract.effort",
+    "ToolCall": "kimi_ext._core.model.result",
+    "__version__": "kimi_ext._core.transport.version",
     "ChatCompletion": "kimi_ext.chat",
     "ChatHistory": "kimi_ext.chat",
     "web_search_echo": "kimi_ext.chat",
@@ -80,10 +80,14 @@ _HOMES: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from kimi_ext._core.config import DEFAULT_BASE_URL, FALLBACK_BASE_URL, SEEDROUTER_BASE_URL
-    from kimi_ext._core.effort import normalize_effort
-    from kimi_ext._core.result import ToolCall
-    from kimi_ext._core.version import __version__
+    from kimi_ext._core.contract.effort import normalize_effort
+    from kimi_ext._core.model.result import ToolCall
+    from kimi_ext._core.transport.config import (
+        DEFAULT_BASE_URL,
+        FALLBACK_BASE_URL,
+        SEEDROUTER_BASE_URL,
+    )
+    from kimi_ext._core.transport.version import __version__
     from kimi_ext.chat import ChatCompletion, ChatHistory, web_search_echo
     from kimi_ext.client import AsyncKimi, Kimi
     from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage, resume

@@ -70,14 +70,14 @@ from typing import TextIO, TypeVar
 import httpx
 
 from kimi_ext import errors
-from kimi_ext._core.config import ENV_API_KEY, ENV_BASE_URL
-from kimi_ext._core.effort import normalize_effort
-from kimi_ext._core.format import Format
-from kimi_ext._core.history import History
-from kimi_ext._core.result import Result
-from kimi_ext._core.secret import redact
-from kimi_ext._core.sending import is_loopback
-from kimi_ext._core.version import __version__
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract.effort import normalize_effort
+from kimi_ext._core.model.history import History
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.transport.config import ENV_API_KEY, ENV_BASE_URL
+from kimi_ext._core.transport.secret import redact
+from kimi_ext._core.transport.sending import is_loopback
+from kimi_ext._core.transport.version import __version__
 from kimi_ext.batch import command as batch_command
 from kimi_ext.batch.lines import BatchInputError
 from kimi_ext.client import Kimi

@@ -26,9 +26,13 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overlo
 
 import httpx
 
-from kimi_ext._core import log as _logging
-from kimi_ext._core.building import prepare
-from kimi_ext._core.config import (
+from kimi_ext._core.call.building import prepare
+from kimi_ext._core.call.format import AsyncStreamT, Format, ResultT, StreamT
+from kimi_ext._core.contract.options import check_header
+from kimi_ext._core.model.history import History
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.transport import log as _logging
+from kimi_ext._core.transport.config import (
     DEFAULT_BASE_URL,
     DEFAULT_LIMITS,
     DEFAULT_MAX_BODY_SIZE,
@@ -38,14 +42,10 @@ from kimi_ext._core.config import (
     ENV_BASE_URL,
     FALLBACK_BASE_URL,
 )
-from kimi_ext._core.format import AsyncStreamT, Format, ResultT, StreamT
-from kimi_ext._core.history import History
-from kimi_ext._core.options import check_header
-from kimi_ext._core.request import Prepared
-from kimi_ext._core.result import Result
-from kimi_ext._core.retries import RetryPolicy
-from kimi_ext._core.secret import Secret
-from kimi_ext._core.sending import (
+from kimi_ext._core.transport.request import Prepared
+from kimi_ext._core.transport.retries import RetryPolicy
+from kimi_ext._core.transport.secret import Secret
+from kimi_ext._core.transport.sending import (
     AsyncSender,
     SyncSender,
     check_base_url,
@@ -61,8 +61,8 @@ from kimi_ext.structured import Structured, parse_result, place_schema
 
 # The params TypedDicts (derived from the specs) are imported for type checkers only.
 if TYPE_CHECKING:
-    from kimi_ext._core.hooking import CallHooks, HookSet
-    from kimi_ext._core.streaming import AsyncStreamManager, StreamManager
+    from kimi_ext._core.streaming.stream import AsyncStreamManager, StreamManager
+    from kimi_ext._core.transport.hooking import CallHooks, HookSet
     from kimi_ext.chat.params import ChatParams
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
     from kimi_ext.messages.params import MessagesParams
@@ -109,7 +109,7 @@ class _ClientBase:
             chosen.append(telemetry_hook(telemetry))
         if not chosen:
             return
-        from kimi_ext._core.hooking import HookSet
+        from kimi_ext._core.transport.hooking import HookSet
 
         for hook in chosen:
             if not any(callable(getattr(hook, name, None)) for name in _HOOK_EVENTS):
@@ -359,7 +359,7 @@ class Kimi(_ClientBase):
     def _stream_manager(
         self, prepared: Prepared, stream_cls: type[StreamT]
     ) -> StreamManager[StreamT]:
-        from kimi_ext._core.streaming import StreamManager
+        from kimi_ext._core.streaming.stream import StreamManager
 
         return StreamManager(
             lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key
@@ -449,7 +449,7 @@ class AsyncKimi(_ClientBase):
     def _stream_manager(
         self, prepared: Prepared, stream_cls: type[AsyncStreamT]
     ) -> AsyncStreamManager[AsyncStreamT]:
-        from kimi_ext._core.streaming import AsyncStreamManager
+        from kimi_ext._core.streaming.stream import AsyncStreamManager
 
         return AsyncStreamManager(
             lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key

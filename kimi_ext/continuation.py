@@ -56,9 +56,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
 from typing import Any, Literal, Protocol, Self, TypeVar, overload
 
-from kimi_ext._core.format import Continuation, Format
-from kimi_ext._core.result import Result
-from kimi_ext._core.streaming import StreamEvent
+from kimi_ext._core.call.format import Continuation, Format
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.streaming.stream import StreamEvent
 from kimi_ext.chat.continued import ContinuedChatCompletion
 from kimi_ext.chat.result import ChatCompletion
 from kimi_ext.errors import ContinuationUnsupportedError, IncompleteStreamError

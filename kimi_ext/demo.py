@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.result import Result
+from kimi_ext._core.model.result import Result
 from kimi_ext.client import Kimi
 from kimi_ext.continuation import resume
 from kimi_ext.errors import IncompleteStreamError, KimiError

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kimi_ext._core.format import Format
-from kimi_ext._core.result import Result
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.model.result import Result
 from kimi_ext.chat.format import CHAT
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.responses.format import RESPONSES

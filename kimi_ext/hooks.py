@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
-from kimi_ext._core.hooking import (
+from kimi_ext._core.transport.hooking import (
     CallEnd,
     CallInfo,
     Hook,

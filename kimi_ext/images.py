@@ -10,12 +10,12 @@
 The media type is detected from the bytes (then the file name). Each format accepts its own
 set, as its spec lists it: Messages JPEG, PNG, GIF and WebP; Chat images also BMP, HEIC and
 HEIF, and video; Responses takes images as data URLs. (The builders live in the core,
-:mod:`kimi_ext._core.media`, because the histories' ``add_user(images=...)`` use them too.)
+:mod:`kimi_ext._core.model.media`, because the histories' ``add_user(images=...)`` use them too.)
 """
 
 from __future__ import annotations
 
-from kimi_ext._core.media import (
+from kimi_ext._core.model.media import (
     Source,
     image_block,
     image_part,

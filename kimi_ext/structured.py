@@ -8,7 +8,7 @@
 ``schema`` is a JSON Schema dict, a dataclass, a TypedDict, or a pydantic v2 model (or any
 type pydantic's ``TypeAdapter`` handles that contains one, e.g. ``list[City]``; pydantic is
 the optional ``kimi-ext[pydantic]`` extra). The answer is validated with ``jsonschema``,
-then decoded (:func:`kimi_ext._core.type_schema.build_value`): dataclasses are built and
+then decoded (:func:`kimi_ext._type_schema.build_value`): dataclasses are built and
 TypedDicts filled wherever they are nested (``City | None``, ``dict[str, City]``, recursive
 types), enums become members, sets and tuples are rebuilt; pydantic types are validated by
 pydantic. An answer cut off by the output-token limit raises StructuredOutputError with
@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from kimi_ext._core.format import Format
-from kimi_ext._core.result import Result
-from kimi_ext._core.type_schema import build_value, schema_from_type
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.model.result import Result
+from kimi_ext._type_schema import build_value, schema_from_type
 from kimi_ext.errors import RequestValidationError, StructuredOutputError
 from kimi_ext.formats import format_named
 

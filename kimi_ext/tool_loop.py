@@ -30,10 +30,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kimi_ext._core.building import check_history_kind
-from kimi_ext._core.format import Format
-from kimi_ext._core.history import History
-from kimi_ext._core.result import Result, ToolCall, parse_arguments
+from kimi_ext._core.call.building import check_history_kind
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.model.history import History
+from kimi_ext._core.model.result import Result, ToolCall, parse_arguments
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.tools import Tool, error_text, tool, tool_output
 

@@ -17,7 +17,7 @@
     print(run.final.text, run.rounds)
     run.history            # the complete ChatHistory: continue the conversation with it
 
-A callable's JSON Schema comes from its type hints (:mod:`kimi_ext._core.type_schema`); the first
+A callable's JSON Schema comes from its type hints (:mod:`kimi_ext._type_schema`); the first
 docstring paragraph is the tool's description and the ``Args:`` lines describe the
 parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
 search, hand-written definitions) are sent as they are.
@@ -42,9 +42,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, overload
 
+from kimi_ext._core.call.format import Format
 from kimi_ext._core.contract import json_type
-from kimi_ext._core.format import Format
-from kimi_ext._core.type_schema import (
+from kimi_ext._type_schema import (
     SchemaBuilder,
     build_value,
     is_pydantic_type,

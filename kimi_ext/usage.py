@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kimi_ext._core.result import Result
-from kimi_ext._core.usage import Usage
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.model.usage import Usage
 from kimi_ext.formats import guess_format
 
 __all__ = ["Usage", "usage_of"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import httpx
 
-from kimi_ext._core.retries import retry_after_seconds
+from kimi_ext._core.transport.retries import retry_after_seconds
 
 __all__ = ["RateLimiter", "reset_seconds"]
 

@@ -3,7 +3,7 @@ line, in the format the OpenAI and Moonshot batch APIs read.
 
 Each line is checked the way the client checks a call: the URL picks the :class:`Format`
 (its spec's path), and the body goes through the same request builder the client uses
-(:func:`kimi_ext._core.building.prepare`), so every documented rule applies and none is
+(:func:`kimi_ext._core.call.building.prepare`), so every documented rule applies and none is
 written here. What this module adds are the rules of a batch *file*: a line is a JSON
 object with exactly those four keys, ``custom_id`` is a non-empty string used once, the
 method is the format's.
@@ -19,9 +19,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kimi_ext._core.building import prepare
-from kimi_ext._core.format import Format
-from kimi_ext._core.options import CLIENT_OPTIONS
+from kimi_ext._core.call.building import prepare
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract.options import CLIENT_OPTIONS
 from kimi_ext.errors import ClientConfigError, KimiError, RequestValidationError
 from kimi_ext.formats import FORMATS
 

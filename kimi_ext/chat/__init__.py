@@ -4,14 +4,14 @@ The OpenAI-style format: ``messages`` with ``role``, reasoning in ``reasoning_co
 tool calls under ``tool_calls``, the builtin ``$web_search`` answered by the client
 (:mod:`.web_search`), partial mode to continue an answer (:mod:`.continued`). Modules:
 ``params``, ``result``, ``stream``, ``history``, ``format`` (its
-:class:`~kimi_ext._core.format.Format`). Stream classes and the params TypedDict are imported on first use.
+:class:`~kimi_ext._core.call.format.Format`). Stream classes and the params TypedDict are imported on first use.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kimi_ext._core.lazy import lazy_attributes
+from kimi_ext._core.call.lazy import lazy_attributes
 from kimi_ext.chat.continued import ContinuedChatCompletion
 from kimi_ext.chat.format import CHAT
 from kimi_ext.chat.history import ChatHistory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format, tool_declaration
+from kimi_ext._core.call.format import Format, tool_declaration
 from kimi_ext.chat.continued import CONTINUATION
 from kimi_ext.chat.history import ChatHistory
 from kimi_ext.chat.result import ChatCompletion
@@ -31,12 +31,20 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return params
 
 
+def _streams() -> tuple[type[ChatCompletionStream], type[AsyncChatCompletionStream]]:
+    # Imported on the first stream only: the stream module pulls in the streaming machinery.
+    from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
+
+    return ChatCompletionStream, AsyncChatCompletionStream
+
+
 CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = Format(
     name="chat",
     result_type=ChatCompletion,
     history_type=ChatHistory,
     tool_definition=_tool_definition,
     place_schema=_place_schema,
+    streams=_streams,
     # Without this, Chat streams end without usage.
     stream_defaults={"stream_options": {"include_usage": True}},
     web_search_names=WEB_SEARCH_NAMES,

@@ -1,12 +1,13 @@
 """The ChatHistory: a conversation that keeps every assistant turn exactly as received
-(the rules are in :mod:`kimi_ext._core.history`)."""
+(the rules are in :mod:`kimi_ext._core.model.history`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
-from kimi_ext._core.history import (
+from kimi_ext._core.contract.replay import arguments_replayable, first_duplicate
+from kimi_ext._core.model.history import (
     UNSEEN,
     SystemHistory,
     Turn,
@@ -17,9 +18,8 @@ from kimi_ext._core.history import (
     thinking_required,
     unanswered,
 )
-from kimi_ext._core.media import image_part
-from kimi_ext._core.replay import arguments_replayable, first_duplicate
-from kimi_ext._core.result import replayable_arguments
+from kimi_ext._core.model.media import image_part
+from kimi_ext._core.model.result import replayable_arguments
 from kimi_ext.chat.result import ChatCompletion
 from kimi_ext.chat.web_search import web_search_echo
 from kimi_ext.errors import HistoryError

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from kimi_raw.chat.typeddicts import ChatCreateFields, ChatMessageParam
 
-from kimi_ext._core.options import CallOptions
+from kimi_ext._core.contract.options import CallOptions
 
 # ChatMessageParam: one item of the history field, for annotating a list built in code.
 __all__ = ["ChatMessageParam", "ChatParams"]

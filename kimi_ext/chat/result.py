@@ -6,13 +6,13 @@ from typing import Any
 
 import httpx
 
-from kimi_ext._core.result import (
+from kimi_ext._core.model.result import (
     Result,
     ToolCall,
     list_field,
     unfinished_arguments,
 )
-from kimi_ext._core.usage import Usage, int_at
+from kimi_ext._core.model.usage import Usage, int_at
 
 __all__ = ["ChatCompletion"]
 

@@ -34,8 +34,8 @@ from typing import Any, ClassVar
 
 import httpx
 
-from kimi_ext._core import streaming
-from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
+from kimi_ext._core.streaming import stream as streaming
+from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.chat.result import ChatCompletion
 
 __all__ = [

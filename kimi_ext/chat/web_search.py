@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kimi_ext._core.result import ToolCall
+from kimi_ext._core.model.result import ToolCall
 from kimi_ext.chat.result import ChatCompletion
 
 __all__ = ["WEB_SEARCH_NAMES", "echo_if_web_search", "is_web_search_call", "web_search_echo"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kimi_ext._core.lazy import lazy_attributes
+from kimi_ext._core.call.lazy import lazy_attributes
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.messages.history import MessagesHistory

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kimi_ext._core.format import Continuation
-from kimi_ext._core.history import with_message
+from kimi_ext._core.call.format import Continuation
+from kimi_ext._core.model.history import with_message
 from kimi_ext.messages.result import Message
 
 __all__ = ["CONTINUATION", "ContinuedMessage"]

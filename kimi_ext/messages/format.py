@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.format import Format, set_within, tool_declaration
+from kimi_ext._core.call.format import Format, set_within, tool_declaration
 from kimi_ext.messages.continued import CONTINUATION
 from kimi_ext.messages.history import MessagesHistory
 from kimi_ext.messages.result import Message
@@ -24,11 +24,19 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return set_within(params, "output_config", "format", {"type": "json_schema", "schema": schema})
 
 
+def _streams() -> tuple[type[MessageStream], type[AsyncMessageStream]]:
+    # Imported on the first stream only: the stream module pulls in the streaming machinery.
+    from kimi_ext.messages.stream import AsyncMessageStream, MessageStream
+
+    return MessageStream, AsyncMessageStream
+
+
 MESSAGES: Format[Message, MessageStream, AsyncMessageStream] = Format(
     name="messages",
     result_type=Message,
     history_type=MessagesHistory,
     tool_definition=_tool_definition,
     place_schema=_place_schema,
+    streams=_streams,
     continuation=CONTINUATION,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from kimi_raw.messages.typeddicts import MessageParam, MessagesCreateFields
 
-from kimi_ext._core.options import CallOptions
+from kimi_ext._core.contract.options import CallOptions
 
 # MessageParam: one item of the history field, for annotating a list built in code.
 __all__ = ["MessageParam", "MessagesParams"]

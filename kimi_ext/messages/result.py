@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kimi_ext._core.result import Result, ToolCall, joined, list_field, str_field
-from kimi_ext._core.usage import Usage, int_at
+from kimi_ext._core.model.result import Result, ToolCall, joined, list_field, str_field
+from kimi_ext._core.model.usage import Usage, int_at
 
 __all__ = ["Message"]
 

@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kimi_ext._core import streaming
-from kimi_ext._core.result import parse_arguments
-from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
+from kimi_ext._core.model.result import parse_arguments
+from kimi_ext._core.streaming import stream as streaming
+from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.messages.events import MODELS, TERMINAL
 from kimi_ext.messages.result import Message
 

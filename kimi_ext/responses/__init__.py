@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kimi_ext._core.lazy import lazy_attributes
+from kimi_ext._core.call.lazy import lazy_attributes
 from kimi_ext.responses.format import RESPONSES
 from kimi_ext.responses.history import ResponsesHistory
 from kimi_ext.responses.result import Response

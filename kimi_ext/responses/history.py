@@ -1,12 +1,13 @@
 """The ResponsesHistory: a conversation that keeps every assistant turn exactly as received
-(the rules are in :mod:`kimi_ext._core.history`)."""
+(the rules are in :mod:`kimi_ext._core.model.history`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kimi_ext._core.history import (
+from kimi_ext._core.contract.replay import arguments_replayable
+from kimi_ext._core.model.history import (
     CALL_OUTPUT,
     INPUT_ROLES,
     OUTPUT_TYPES,
@@ -17,9 +18,8 @@ from kimi_ext._core.history import (
     as_content,
     ids_changed,
 )
-from kimi_ext._core.media import input_image
-from kimi_ext._core.replay import arguments_replayable
-from kimi_ext._core.result import replayable_arguments
+from kimi_ext._core.model.media import input_image
+from kimi_ext._core.model.result import replayable_arguments
 from kimi_ext.errors import HistoryError
 from kimi_ext.responses.result import Response
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from kimi_raw.responses.typeddicts import InputItemParam, ResponsesCreateFields
 
-from kimi_ext._core.options import CallOptions
+from kimi_ext._core.contract.options import CallOptions
 
 # InputItemParam: one item of the history field, for annotating a list built in code.
 __all__ = ["InputItemParam", "ResponsesParams"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kimi_ext._core.result import (
+from kimi_ext._core.model.result import (
     Result,
     ToolCall,
     is_str,
@@ -14,7 +14,7 @@ from kimi_ext._core.result import (
     str_field,
     unfinished_arguments,
 )
-from kimi_ext._core.usage import Usage, int_at
+from kimi_ext._core.model.usage import Usage, int_at
 
 __all__ = ["Response"]
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kimi_ext._core import streaming
-from kimi_ext._core.streaming import TEXT_BATCH, TextBuffer
+from kimi_ext._core.streaming import stream as streaming
+from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.responses.events import MODELS, TERMINAL
 from kimi_ext.responses.result import Response
 

@@ -18,7 +18,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from kimi_ext._core.version import __version__
+from kimi_ext._core.transport.version import __version__
 from kimi_ext.formats import format_named
 from kimi_ext.hooks import CallEnd, CallInfo, Hook, ResponseHead, ScopeInfo, ToolInfo
 from kimi_ext.telemetry import semconv as sc

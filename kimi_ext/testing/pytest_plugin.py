@@ -43,7 +43,7 @@ from typing import Any
 
 import pytest
 
-from kimi_ext._core.secret import Secret
+from kimi_ext._core.transport.secret import Secret
 from kimi_ext.testing.cassette import CassetteError
 from kimi_ext.testing.standin import KimiStandIn
 
@@ -163,6 +163,6 @@ def _safe(name: str) -> str:
 
 
 def _default_upstream() -> str:
-    from kimi_ext._core.config import DEFAULT_BASE_URL, ENV_BASE_URL
+    from kimi_ext._core.transport.config import DEFAULT_BASE_URL, ENV_BASE_URL
 
     return os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL

@@ -19,8 +19,8 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal
 
 from kimi_ext._core.contract import Contract, Violation, contract, format_path, json_type
-from kimi_ext._core.history import THINKING_TYPES
-from kimi_ext._core.replay import arguments_replayable, first_duplicate
+from kimi_ext._core.contract.replay import arguments_replayable, first_duplicate
+from kimi_ext._core.model.history import THINKING_TYPES
 
 _KIND_NAMES = {
     "string": "a string",

@@ -1,4 +1,4 @@
-"""kimi_ext._core.effort.Effort (for editors and type checkers) lists what the specs accept."""
+"""kimi_ext._core.contract.effort.Effort (for editors and type checkers) lists what the specs accept."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import typing
 import pytest
 
 from kimi_ext._core.contract import contract
-from kimi_ext._core.effort import Effort
+from kimi_ext._core.contract.effort import Effort
 
 
 @pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])

@@ -322,7 +322,7 @@ def test_key_never_in_repr_errors_or_logs(
 def test_kimi_log_env_turns_on_logging(
     httpserver: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import kimi_ext._core.log as log_module
+    import kimi_ext._core.transport.log as log_module
 
     logger = logging.getLogger("kimi_ext")
     before = (logger.level, list(logger.handlers))

@@ -12,7 +12,7 @@ from kimi_ext.formats import CHAT, FORMATS, MESSAGES, RESPONSES
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=[f.name for f in FORMATS])
 def test_derived_facts_name_the_objects_they_stand_for(fmt: object) -> None:
-    from kimi_ext._core.format import Format
+    from kimi_ext._core.call.format import Format
 
     assert isinstance(fmt, Format)
     sync = Kimi(api_key="k", base_url="http://127.0.0.1:9")

@@ -14,7 +14,7 @@ import pytest
 from pydantic import BaseModel, Field, field_validator
 
 from kimi_ext import AsyncKimi, Kimi, StructuredOutputError, Usage, tool
-from kimi_ext._core.type_schema import build_value, schema_from_type
+from kimi_ext._type_schema import build_value, schema_from_type
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 
 
@@ -239,7 +239,7 @@ def test_pydantic_is_not_imported_without_a_model() -> None:
         from dataclasses import dataclass
         from typing import TypedDict
         import kimi_ext
-        from kimi_ext._core.type_schema import build_value, schema_from_type
+        from kimi_ext._type_schema import build_value, schema_from_type
         from kimi_ext.structured import place_schema
 
         @dataclass

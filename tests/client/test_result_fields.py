@@ -10,7 +10,7 @@ import pydoc
 import pytest
 
 from kimi_ext import ChatCompletion, Message, Response
-from kimi_ext._core.result import Field
+from kimi_ext._core.model.result import Field
 
 
 def test_string_fields_take_only_strings() -> None:

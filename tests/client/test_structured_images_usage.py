@@ -16,7 +16,7 @@ from client_helpers import KEY, OK, PATHS, minimal
 
 import kimi_ext
 from kimi_ext import Kimi, StructuredOutputError, usage_of
-from kimi_ext._core.type_schema import schema_from_type
+from kimi_ext._type_schema import schema_from_type
 from kimi_ext.images import image_block, image_part, input_image, sniff_media_type, video_part
 from kimi_ext.testing import Reply
 

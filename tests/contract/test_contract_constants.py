@@ -10,9 +10,9 @@ import pytest
 from spec import spec
 
 from kimi_ext._core.contract import contract
+from kimi_ext._core.contract.effort import Effort
+from kimi_ext._core.contract.options import CLIENT_OPTIONS
 from kimi_ext._core.contract.schema import ecma_pattern
-from kimi_ext._core.effort import Effort
-from kimi_ext._core.options import CLIENT_OPTIONS
 from kimi_ext.chat.params import ChatParams
 from kimi_ext.messages.params import MessagesParams
 from kimi_ext.responses.params import ResponsesParams
@@ -71,7 +71,7 @@ def test_messages_media_types_are_the_enum() -> None:
 
 def test_every_client_option_is_typed() -> None:
     """Each option ``prepare`` takes out of the body is a key of the typed keyword arguments."""
-    from kimi_ext._core.options import CallOptions
+    from kimi_ext._core.contract.options import CallOptions
 
     assert set(typing.get_type_hints(CallOptions)) == set(CLIENT_OPTIONS)
 

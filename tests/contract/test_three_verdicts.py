@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from spec import FORMATS, all_errors, request_component, request_validator, spec
 
 from kimi_ext._core.contract import Violation, contract
-from kimi_ext._core.validation import validate
+from kimi_ext._core.contract.validation import validate
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.testing.rules import ServiceError, check_chat, check_messages, check_responses
 

@@ -90,7 +90,7 @@ def test_resources_and_their_methods_are_documented() -> None:
         ("kimi_ext.chat.stream", ["ChatCompletionStream", "AsyncChatCompletionStream"]),
         ("kimi_ext.messages.stream", ["MessageStream", "AsyncMessageStream"]),
         ("kimi_ext.responses.stream", ["ResponseStream", "AsyncResponseStream"]),
-        ("kimi_ext._core.streaming", ["StreamManager", "AsyncStreamManager"]),
+        ("kimi_ext._core.streaming.stream", ["StreamManager", "AsyncStreamManager"]),
         ("kimi_ext.structured", ["Structured"]),
     ],
 )

@@ -18,7 +18,7 @@ from kimi_ext import (
     Response,
     ResponsesHistory,
 )
-from kimi_ext._core.building import prepare
+from kimi_ext._core.call.building import prepare
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

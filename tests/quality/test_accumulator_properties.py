@@ -35,7 +35,7 @@ from quality_helpers import (
 )
 
 from kimi_ext import IncompleteStreamError, KimiError, usage_of
-from kimi_ext._core.streaming import ErrorEventReceived
+from kimi_ext._core.streaming.stream import ErrorEventReceived
 
 FORMATS = ("chat", "messages", "responses")
 SETTINGS = settings(

@@ -15,17 +15,17 @@ from quality_helpers import ASYNC_STREAM, FINAL, SYNC_STREAM, encode_event, stre
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Message, Response, Usage, usage_of
-from kimi_ext._core.building import prepare
-from kimi_ext._core.retries import RetryPolicy, retry_after_seconds
-from kimi_ext._core.sending import check_base_url
-from kimi_ext._core.sse import SSEDecoder
-from kimi_ext._core.streaming import StreamEvent
-from kimi_ext._core.type_schema import build_value, schema_from_type
-from kimi_ext._core.wire_errors import (
+from kimi_ext._core.call.building import prepare
+from kimi_ext._core.streaming.sse import SSEDecoder
+from kimi_ext._core.streaming.stream import StreamEvent
+from kimi_ext._core.transport.retries import RetryPolicy, retry_after_seconds
+from kimi_ext._core.transport.sending import check_base_url
+from kimi_ext._core.transport.wire_errors import (
     parse_error_body,
     status_error_from_event,
     status_error_from_response,
 )
+from kimi_ext._type_schema import build_value, schema_from_type
 from kimi_ext.chat.stream import ChatAccumulator
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
@@ -552,7 +552,7 @@ def test_absurdly_deep_json_is_a_kimi_error_not_a_recursion_error() -> None:
     import httpx
 
     from kimi_ext import APIResponseError
-    from kimi_ext._core.sending import parse_json_body
+    from kimi_ext._core.transport.sending import parse_json_body
 
     deep = b"[" * 200_000 + b"]" * 200_000
     response = httpx.Response(200, content=deep, request=httpx.Request("POST", "https://x"))

@@ -44,9 +44,9 @@ from hostile_server import (
 
 import kimi_ext
 from kimi_ext import AsyncKimi, Kimi
-from kimi_ext._core.retries import RetryPolicy
-from kimi_ext._core.sending import connection_error
-from kimi_ext._core.wire_errors import is_quota_error
+from kimi_ext._core.transport.retries import RetryPolicy
+from kimi_ext._core.transport.sending import connection_error
+from kimi_ext._core.transport.wire_errors import is_quota_error
 
 KEY = "sk-hostile-KEY-5f3a9c0e1d2b4a6f8e7d"
 CHAT = {"model": "kimi-k3.1-pro", "messages": [{"role": "user", "content": "Hi"}]}

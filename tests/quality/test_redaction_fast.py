@@ -17,7 +17,7 @@ import pytest
 from hostile_server import CHAT_OK, RawRequest, RawServer, answer, head, replies
 
 from kimi_ext import AsyncKimi, Kimi
-from kimi_ext._core import sending
+from kimi_ext._core.transport import sending
 from kimi_ext.errors import APIResponseError, APIStatusError
 
 KEY = "sk-fast-KEY-0d9c8b7a6f5e4d3c2b1a"

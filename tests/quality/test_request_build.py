@@ -1,4 +1,4 @@
-"""The sender builds each request itself (``kimi_ext._core.httpx_compat.build_request``)
+"""The sender builds each request itself (``kimi_ext._core.transport.httpx_compat.build_request``)
 instead of through ``httpx.Client.build_request``, whose header merge scans the header list
 once per header set (~36 us against ~25 of a ~420 us small call; kept for the ``small``
 goal, see that module), and the request it builds is the one build_request would have
@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from kimi_ext import AsyncKimi, Kimi
-from kimi_ext._core.building import prepare
-from kimi_ext._core.sending import USER_AGENT, _SenderBase
+from kimi_ext._core.call.building import prepare
+from kimi_ext._core.transport.sending import USER_AGENT, _SenderBase
 from kimi_ext.messages.format import MESSAGES
 
 KEY = "sk-test-request-build-0123456789"

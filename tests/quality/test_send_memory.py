@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-import kimi_ext._core.building as building
+import kimi_ext._core.call.building as building
 from kimi_ext.chat.format import CHAT
 
 

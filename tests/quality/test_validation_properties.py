@@ -3,7 +3,7 @@ every valid request through unchanged (but for the documented normalization).
 
 Random requests start from a valid one and get random top-level keys (documented fields,
 client options and junk) set to random JSON values or to plausible-but-wrong values, or
-removed. ``kimi_ext._core.building.prepare`` must either return a sendable request or raise
+removed. ``kimi_ext._core.call.building.prepare`` must either return a sendable request or raise
 RequestValidationError. Valid requests must come out as they went in, except: top-level
 None dropped, client options taken out, ``effort`` aliases normalized into the format's
 own field, ``stream=True`` added for streams and Chat's ``stream_options`` defaulted.
@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from quality_helpers import canonical, json_scalars, json_values
 
-from kimi_ext._core.building import prepare
+from kimi_ext._core.call.building import prepare
 from kimi_ext._core.contract import contract
-from kimi_ext._core.options import CLIENT_OPTIONS
-from kimi_ext._core.request import UNSET_TIMEOUT
+from kimi_ext._core.contract.options import CLIENT_OPTIONS
+from kimi_ext._core.transport.request import UNSET_TIMEOUT
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 

@@ -75,7 +75,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate
+from kimi_ext._core.contract.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"

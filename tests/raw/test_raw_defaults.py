@@ -63,7 +63,7 @@ from kimi_raw.responses.types import UNSET as RESPONSES_UNSET
 from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate
+from kimi_ext._core.contract.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"

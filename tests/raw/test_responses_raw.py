@@ -85,7 +85,7 @@ from kimi_raw.responses.types import UNSET
 from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
-from kimi_ext._core.validation import validate
+from kimi_ext._core.contract.validation import validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "responses"
 TOKEN = "sk-test-responses"

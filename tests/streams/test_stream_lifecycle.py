@@ -26,7 +26,7 @@ from stream_helpers import (
 )
 
 import kimi_ext.errors as E
-from kimi_ext._core.streaming import AsyncStreamManager, StreamEvent, StreamManager
+from kimi_ext._core.streaming.stream import AsyncStreamManager, StreamEvent, StreamManager
 from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
 from kimi_ext.messages.stream import MessageStream
 

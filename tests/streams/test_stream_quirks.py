@@ -29,9 +29,9 @@ from kimi_ext import (
     Response,
     ResponsesHistory,
 )
-from kimi_ext._core import wire_errors
-from kimi_ext._core.building import prepare
-from kimi_ext._core.streaming import DRAIN_GRACE
+from kimi_ext._core.call.building import prepare
+from kimi_ext._core.streaming.stream import DRAIN_GRACE
+from kimi_ext._core.transport import wire_errors
 from kimi_ext.formats import CHAT
 
 

@@ -7,7 +7,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kimi_ext._core.sse import ServerSentEvent, SSEDecoder
+from kimi_ext._core.streaming.sse import ServerSentEvent, SSEDecoder
 
 
 def decode(*chunks: bytes) -> list[ServerSentEvent]:

@@ -32,7 +32,7 @@ CALLS = (
     "a = kimi_ext.AsyncKimi(api_key='test-key', base_url='{url}');"
     "print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & "
     "{{'opentelemetry', 'kimi_ext'}}) + sorted(m for m in sys.modules if m.startswith("
-    "('kimi_ext.telemetry', 'kimi_ext.hooks', 'kimi_ext._core.hooking')))))"
+    "('kimi_ext.telemetry', 'kimi_ext.hooks', 'kimi_ext._core.transport.hooking')))))"
 )
 
 

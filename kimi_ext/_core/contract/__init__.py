@@ -6,6 +6,11 @@ derives ``kimi_raw/_contract/<format>.json`` from it; this module compiles that 
 :class:`Contract` per format. The client checks every body with it before sending, and the
 stand-in enforces the same rules in the service's words. Nothing here names a field, a
 model or a limit: they all come from the derived file.
+
+The room around it holds the rules built on the contract: request validation
+(:mod:`.validation`), effort aliases (:mod:`.effort`), the call options (:mod:`.options`),
+the replay rules no schema can state (:mod:`.replay`) and text facts (:mod:`.text`). It
+imports no other room of the core.
 """
 
 from __future__ import annotations

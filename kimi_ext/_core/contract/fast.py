@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kimi_ext._core.contract.schema import _ANNOTATIONS, Compiler, Violation, ecma_pattern
-from kimi_ext._core.text import has_lone_surrogate
+from kimi_ext._core.contract.text import has_lone_surrogate
 
 FastCheck = Callable[[Any], None]
 

@@ -2,30 +2,28 @@
 
 Everything that differs between Chat Completions, Messages and Responses is a field or a
 property of its Format (``kimi_ext.chat.format.CHAT`` and its two siblings). A Format
-declares only what is hand-written code: the result and history types, how a tool and a
-structured-output schema are spelled, how an answer is continued. Wire facts come from the
-format's spec, through its contract: where the history, its instructions, the output limit
-and the effort go, what ends a stream, whether custom tools exist, the generated request
-builder and the client path. The stream classes follow from the result type, the final
-getter from the stream class. The core and the cross-format features read these; none of
-them asks which format it is by name.
+declares only what is hand-written code: the result, history and stream types, how a tool
+and a structured-output schema are spelled, how an answer is continued. Wire facts come
+from the format's spec, through its contract: the method, path and headers, where the
+history, its instructions, the output limit and the effort go, what ends a stream, whether
+custom tools exist and the client path. The final getter follows from the stream class.
+The core and the cross-format features read these; none of them asks which format it is
+by name.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.contract import Contract, contract
-from kimi_ext._core.result import Result, ToolCall
+from kimi_ext._core.model.result import Result, ToolCall
 
 if TYPE_CHECKING:
-    from kimi_ext._core.history import History
-    from kimi_ext._core.streaming import AsyncStream, SyncStream
+    from kimi_ext._core.model.history import History
+    from kimi_ext._core.streaming.stream import AsyncStream, SyncStream
 
 __all__ = ["Continuation", "Format", "set_within", "tool_declaration"]
 
@@ -57,6 +55,10 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     """A function tool's definition from its name, description and JSON Schema."""
     place_schema: Callable[[dict[str, Any], dict[str, Any], str], dict[str, Any]]
     """``params`` with a structured-output schema (and its name) in the format's field."""
+    streams: Callable[[], tuple[type[StreamT], type[AsyncStreamT]]]
+    """The (sync, async) stream classes. A function, called on the first stream, because
+    the format's ``stream`` module pulls in the whole streaming machinery: a program that
+    never streams does not import it."""
     stream_defaults: Mapping[str, Any] = field(default_factory=dict)
     """Fields added to a streamed request unless given (Chat: usage in the last chunk)."""
     web_search_names: tuple[str, ...] = ()
@@ -103,18 +105,6 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
         """Whether free-form (``type: custom``) tools exist in this format."""
         return "custom" in contract(self.name).tool_types
 
-    @cached_property
-    def raw_module(self) -> str:
-        """The generated request builder (``kimi_raw.<format>.api.<tag>.<operation>``):
-        method, path, headers. Each spec has one operation, so the package has one module."""
-        api = importlib.import_module(f"kimi_raw.{self.name}.api")
-        (module,) = (
-            info.name
-            for info in pkgutil.walk_packages(api.__path__, api.__name__ + ".")
-            if not info.ispkg
-        )
-        return module
-
     @property
     def effort_path(self) -> tuple[str, ...]:
         """Where this format puts reasoning effort (from the spec's ``x-kimi-effort``)."""
@@ -127,12 +117,11 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
         return tuple(contract(self.name).path.removeprefix("/v1/").split("/"))
 
     def load_stream(self) -> type[StreamT]:
-        """The sync stream class, ``<Result>Stream`` in ``kimi_ext.<format>.stream``
-        (``MessageStream``), imported on first use (streaming is heavy to import)."""
+        """The sync stream class (``MessageStream``), imported on first use."""
         return self._streams[0]
 
     def load_async_stream(self) -> type[AsyncStreamT]:
-        """The async stream class, ``Async<Result>Stream`` beside the sync one."""
+        """The async stream class (``AsyncMessageStream``), imported on first use."""
         return self._streams[1]
 
     @cached_property
@@ -145,26 +134,18 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
 
     @cached_property
     def _streams(self) -> tuple[type[StreamT], type[AsyncStreamT]]:
-        # Looked up once per format, on the first stream (not on every stream() call).
-        module = importlib.import_module(f"kimi_ext.{self.name}.stream")
-        name = self.result_type.__name__ + "Stream"
-        sync: type[StreamT] = getattr(module, name)
-        async_: type[AsyncStreamT] = getattr(module, "Async" + name)
-        return sync, async_
+        # Asked once per format, on the first stream (not on every stream() call).
+        return self.streams()
 
     @cached_property
     def route(self) -> tuple[str, str, dict[str, str]]:
-        """(method, path, format headers) from the generated request builder (read once;
-        the caller copies the headers before adding its own)."""
-        module = importlib.import_module(self.raw_module)
-        # Required header parameters (Messages' anthropic-version) take the spec's default.
-        raw_kwargs = {
-            name.replace("-", "_"): value for name, value in contract(self.name).headers.items()
-        }
-        kwargs = module._get_kwargs(body=_NoBody(), **raw_kwargs)
-        headers = {str(k): str(v) for k, v in kwargs.get("headers", {}).items()}
-        headers.pop("Content-Type", None)
-        return str(kwargs["method"]).upper(), str(kwargs["url"]), headers
+        """(method, path, format headers) from the spec's one operation, as derived into
+        the contract (its required header parameters with their defaults: Messages'
+        ``anthropic-version``). Read once; the caller copies the headers before adding its
+        own."""
+        rules = contract(self.name)
+        headers = {str(name): str(value) for name, value in rules.headers.items()}
+        return rules.method.upper(), rules.path, headers
 
     def resource_of(self, client: Any) -> Any:
         """This format's resource on ``client`` (``client.chat.completions`` ...)."""
@@ -193,10 +174,3 @@ def set_within(params: dict[str, Any], outer: str, key: str, value: Any) -> dict
     nested[key] = value
     params[outer] = nested
     return params
-
-
-class _NoBody:
-    """Stands in for the generated request model when only the route is wanted."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {}

@@ -10,7 +10,7 @@ from typing import Any, TypedDict
 
 import httpx
 
-from kimi_ext._core.effort import Effort
+from kimi_ext._core.contract.effort import Effort
 from kimi_ext.errors import RequestValidationError
 
 __all__ = ["CLIENT_OPTIONS", "CallOptions", "check_header", "check_options"]

@@ -64,8 +64,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
 from kimi_ext._core.contract import contract
-from kimi_ext._core.result import Result
-from kimi_ext._core.text import has_lone_surrogate
+from kimi_ext._core.contract.text import has_lone_surrogate
+from kimi_ext._core.model.result import Result
 from kimi_ext.errors import HistoryError
 
 __all__ = ["History", "SystemHistory", "thinking_required", "with_message"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import httpx
 
-from kimi_ext._core.secret import Secret, redact, redact_bytes, redact_json
+from kimi_ext._core.model.result import request_id_of
+from kimi_ext._core.transport.secret import Secret, redact, redact_bytes, redact_json
 from kimi_ext.errors import (
     APIStatusError,
     AuthenticationError,
@@ -29,7 +29,6 @@ __all__ = [
     "error_class",
     "is_quota_error",
     "parse_error_body",
-    "request_id_of",
     "status_error_from_event",
     "status_error_from_response",
 ]
@@ -202,19 +201,3 @@ def status_error_from_event(
         code=code,
         request_id=request_id,
     )
-
-
-def request_id_of(headers: Mapping[str, str]) -> str | None:
-    """The request id the gateways put in response headers, if any."""
-    # x-trace-id: Moonshot's own header, used when no request-id header came.
-    for name in (
-        "x-request-id",
-        "request-id",
-        "x-kimi-request-id",
-        "x-oneapi-request-id",
-        "x-trace-id",
-    ):
-        value = headers.get(name)
-        if value:
-            return value
-    return None

@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from kimi_ext._core import httpx_compat
-from kimi_ext._core.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
-from kimi_ext._core.httpx_compat import drop_body, set_body
-from kimi_ext._core.log import SENSITIVE_HEADERS, logger, redact_headers
-from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
-from kimi_ext._core.retries import RetryPolicy, new_idempotency_key, retry_after_seconds
-from kimi_ext._core.secret import Secret, redact, redact_bytes
-from kimi_ext._core.version import __version__
-from kimi_ext._core.wire_errors import status_error_from_response
+from kimi_ext._core.transport import httpx_compat
+from kimi_ext._core.transport.config import DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY
+from kimi_ext._core.transport.httpx_compat import drop_body, set_body
+from kimi_ext._core.transport.log import SENSITIVE_HEADERS, logger, redact_headers
+from kimi_ext._core.transport.request import UNSET_TIMEOUT, Prepared
+from kimi_ext._core.transport.retries import RetryPolicy, new_idempotency_key, retry_after_seconds
+from kimi_ext._core.transport.secret import Secret, redact, redact_bytes
+from kimi_ext._core.transport.version import __version__
+from kimi_ext._core.transport.wire_errors import status_error_from_response
 from kimi_ext.errors import (
     APIConnectionError,
     APIResponseError,
@@ -44,7 +44,7 @@ from kimi_ext.errors import (
 )
 
 if TYPE_CHECKING:
-    from kimi_ext._core.hooking import CallHooks
+    from kimi_ext._core.transport.hooking import CallHooks
 
 USER_AGENT = f"kimi-ext/{__version__}"
 # Where a response carries its CallState (see call_state).

@@ -2,7 +2,7 @@
 
 The steps, in order: drop client-only options and top-level ``None``s, turn history objects
 into wire lists, place and normalize ``effort``, validate against the documented rules
-(:mod:`kimi_ext._core.validation`), then merge ``extra_body`` (on purpose, unchecked). The path,
+(:mod:`kimi_ext._core.contract.validation`), then merge ``extra_body`` (on purpose, unchecked). The path,
 method and format headers come from the generated ``kimi_raw`` request builder, so the wire
 stays defined by the specs in ``openapi/``.
 """
@@ -15,13 +15,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from kimi_ext._core.effort import normalize_effort
-from kimi_ext._core.format import Format
-from kimi_ext._core.history import History
-from kimi_ext._core.options import CLIENT_OPTIONS, check_options
-from kimi_ext._core.request import UNSET_TIMEOUT, Prepared
-from kimi_ext._core.text import has_lone_surrogate
-from kimi_ext._core.validation import validate
+from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract.effort import normalize_effort
+from kimi_ext._core.contract.options import CLIENT_OPTIONS, check_options
+from kimi_ext._core.contract.text import has_lone_surrogate
+from kimi_ext._core.contract.validation import validate
+from kimi_ext._core.model.history import History
+from kimi_ext._core.transport.request import UNSET_TIMEOUT, Prepared
 from kimi_ext.errors import RequestValidationError
 
 

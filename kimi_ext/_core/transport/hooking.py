@@ -7,7 +7,7 @@ which the sender, the stream and the client tell what happens; a client without 
 creates none, so its calls pay one ``is None`` test per seam.
 
 What hooks are handed never holds the API key: request headers are copied through
-:func:`~kimi_ext._core.log.redact_headers`, bodies through ``redact_bytes``. A hook that
+:func:`~kimi_ext._core.transport.log.redact_headers`, bodies through ``redact_bytes``. A hook that
 raises is logged on one WARNING line (its class, the method, the exception's type and
 message with the key redacted, no traceback: its locals could hold anything) and the call
 goes on exactly as without it.
@@ -23,9 +23,9 @@ from typing import Any
 
 import httpx
 
-from kimi_ext._core.log import logger, redact_headers
-from kimi_ext._core.secret import Secret, redact, redact_bytes
-from kimi_ext._core.usage import Usage
+from kimi_ext._core.model.usage import Usage
+from kimi_ext._core.transport.log import logger, redact_headers
+from kimi_ext._core.transport.secret import Secret, redact, redact_bytes
 
 __all__ = [
     "EVENTS",

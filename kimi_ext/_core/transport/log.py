@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
-from kimi_ext._core.secret import searched_key
+from kimi_ext._core.transport.secret import searched_key
 
 logger = logging.getLogger("kimi_ext")
 

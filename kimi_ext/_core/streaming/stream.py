@@ -1,7 +1,7 @@
 """What all streams share: events, accumulators, the sync and async shells, managers.
 
 A stream reads the HTTP body with ``iter_bytes()`` / ``aiter_bytes()``, decodes it with
-:class:`~kimi_ext._core.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
+:class:`~kimi_ext._core.streaming.sse.SSEDecoder`, ``json.loads`` each ``data`` once and hands the object
 to the format's accumulator (a plain class, written once per format and shared by the
 sync and async stream). The accumulator also hands each text and reasoning fragment it
 feeds to the fragment readers (``text_stream``, ``reasoning_stream``, ``fragments``)
@@ -76,12 +76,12 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from kimi_ext._core.httpx_compat import cap_reads, set_body
-from kimi_ext._core.result import Result
-from kimi_ext._core.secret import redact, redact_bytes, redact_json
-from kimi_ext._core.sending import CallState, call_state
-from kimi_ext._core.sse import SSEDecoder, SSELineTooLong
-from kimi_ext._core.wire_errors import status_error_from_event
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.streaming.sse import SSEDecoder, SSELineTooLong
+from kimi_ext._core.transport.httpx_compat import cap_reads, set_body
+from kimi_ext._core.transport.secret import redact, redact_bytes, redact_json
+from kimi_ext._core.transport.sending import CallState, call_state
+from kimi_ext._core.transport.wire_errors import status_error_from_event
 from kimi_ext.errors import APIResponseError, IncompleteStreamError, KimiError
 
 __all__ = [

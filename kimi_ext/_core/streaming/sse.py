@@ -28,7 +28,7 @@ deliberate differences: an event is dispatched when any of its fields (``data``,
 ``event``, ``id``, ``retry``) was seen, not only when it carried data, and :meth:`flush`
 dispatches a last event that lacks its closing blank line instead of dropping it.
 
-Rules vs optimizations (see kimi_ext._core.streaming): the standard's line and field rules, the
+Rules vs optimizations (see kimi_ext._core.streaming.stream): the standard's line and field rules, the
 independence from how the bytes were split and the ``max_line`` cap are rules; the
 per-block (not per-line) decoding, the ``data: `` prefix tested
 first, measuring lines only for a read larger than the cap and the early ``del`` of big

@@ -18,14 +18,13 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 import httpx
 
-from kimi_ext._core.usage import Usage
-from kimi_ext._core.wire_errors import request_id_of
+from kimi_ext._core.model.usage import Usage
 from kimi_ext.errors import InvalidToolCallError, KimiError
 
 # Kimi has emitted literal newlines and tabs inside the JSON strings of tool-call
@@ -333,3 +332,19 @@ def joined(blocks: Any, kind: str, key: str) -> str:
 
 def clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def request_id_of(headers: Mapping[str, str]) -> str | None:
+    """The request id the gateways put in response headers, if any."""
+    # x-trace-id: Moonshot's own header, used when no request-id header came.
+    for name in (
+        "x-request-id",
+        "request-id",
+        "x-kimi-request-id",
+        "x-oneapi-request-id",
+        "x-trace-id",
+    ):
+        value = headers.get(name)
+        if value:
+            return value
+    return None
