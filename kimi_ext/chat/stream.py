@@ -63,10 +63,10 @@ class ChatStreamEvent(streaming.StreamEvent):
     """
 
     __slots__ = ()
-
-    data: ChatCompletionChunk | str
     _module = "kimi_raw.chat.models"
     _models: ClassVar[dict[str, str]] = {"chunk": "ChatCompletionChunk"}
+
+    data: ChatCompletionChunk | str  # the base's slot, typed for this format
 
 
 class _ToolCall:

@@ -71,10 +71,10 @@ class MessagesStreamEvent(streaming.StreamEvent):
     """
 
     __slots__ = ()
-
-    data: MessageStreamEvent | str
     _module = "kimi_raw.messages.models"
     _models = MODELS
+
+    data: MessageStreamEvent | str  # the base's slot, typed for this format
 
 
 class _Block:

@@ -64,10 +64,10 @@ class ResponsesStreamEvent(streaming.StreamEvent):
     """
 
     __slots__ = ()
-
-    data: ResponseStreamEvent | str
     _module = "kimi_raw.responses.models"
     _models = MODELS
+
+    data: ResponseStreamEvent | str  # the base's slot, typed for this format
 
 
 class _Part:

@@ -148,6 +148,15 @@ FLAGGED: dict[str, tuple[str, str]] = {
         """,
         '"contnt"',
     ),
+    "resumed_stream_event_unnarrowed": (
+        """
+        import kimi_ext
+        with kimi_ext.resume(client, completion, stream=True, messages=[]) as more:
+            for event in more:
+                print(event.data["choices"])  # E
+        """,
+        "",
+    ),
     "responses_event_field_misspelt": (
         """
         async def main() -> None:
@@ -262,6 +271,16 @@ ACCEPTED: dict[str, str] = {
                         if is_known_output_item(item) and item["type"] == "function_call":
                             out += item["arguments"]
             return out
+        """,
+    "resumed_stream_events": """
+        import kimi_ext
+        from kimi_raw.messages.typeddicts import MessageStreamEvent
+        def resumed() -> None:
+            ask: list[dict[str, Any]] = [{"role": "user", "content": "hi"}]
+            with kimi_ext.resume(client, message, stream=True, messages=ask) as more:
+                for event in more:
+                    if not isinstance(event.data, str):
+                        assert_type(event.data, MessageStreamEvent)
         """,
     "untyped_code_still_passes": """
         # Code written before the views (no narrowing, Any) is not disturbed.
