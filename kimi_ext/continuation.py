@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from types import TracebackType
-from typing import Any, Literal, Protocol, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, overload
 
 from kimi_ext._core.call.format import Continuation, Format
 from kimi_ext._core.model.result import Result
@@ -65,6 +65,10 @@ from kimi_ext.errors import ContinuationUnsupportedError, IncompleteStreamError
 from kimi_ext.formats import format_of
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.result import Message
+
+if TYPE_CHECKING:
+    from kimi_ext.chat.stream import ChatStreamEvent
+    from kimi_ext.messages.stream import MessagesStreamEvent
 
 
 class _SyncClient(Protocol):
@@ -445,6 +449,11 @@ class ResumedChatStream(ResumedStream):
         result: ChatCompletion = self._final()
         return result
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __iter__(self) -> Iterator[ChatStreamEvent]: ...
+        def __next__(self) -> ChatStreamEvent: ...
+
 
 class ResumedMessageStream(ResumedStream):
     """A resumed Messages stream; ``get_final_message()`` gives the whole answer: a
@@ -455,6 +464,11 @@ class ResumedMessageStream(ResumedStream):
         result: Message = self._final()
         return result
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __iter__(self) -> Iterator[MessagesStreamEvent]: ...
+        def __next__(self) -> MessagesStreamEvent: ...
+
 
 class AsyncResumedChatStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedChatStream`."""
@@ -464,6 +478,11 @@ class AsyncResumedChatStream(AsyncResumedStream):
         result: ChatCompletion = await self._final()
         return result
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __aiter__(self) -> AsyncIterator[ChatStreamEvent]: ...
+        async def __anext__(self) -> ChatStreamEvent: ...
+
 
 class AsyncResumedMessageStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedMessageStream`."""
@@ -472,6 +491,11 @@ class AsyncResumedMessageStream(AsyncResumedStream):
         """Read the rest of the continuation; the partial's text joined to it."""
         result: Message = await self._final()
         return result
+
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __aiter__(self) -> AsyncIterator[MessagesStreamEvent]: ...
+        async def __anext__(self) -> MessagesStreamEvent: ...
 
 
 _STREAMS: dict[str, tuple[type[ResumedStream], type[AsyncResumedStream]]] = {

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx
 
 from kimi_ext._core.model.result import (
+    ListField,
     Result,
     ToolCall,
     list_field,
+    list_of,
     unfinished_arguments,
 )
 from kimi_ext._core.model.usage import Usage, int_at
+
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from kimi_raw.chat.typeddicts import ChatCompletionChoice, ChatCompletionMessage
 
 __all__ = ["ChatCompletion"]
 
@@ -32,12 +37,19 @@ class ChatCompletion(Result, format="chat", model="ChatCompletion"):
         without ``data: [DONE]``: accepted as complete, but usage may be missing (None)."""
         return self._done_missing
 
-    choices = list_field("The ``choices`` as received (an empty list when missing).")
+    choices: ListField[ChatCompletionChoice] = list_field(
+        "The ``choices`` as received (an empty list when missing)."
+    )
 
     @property
-    def message(self) -> dict[str, Any]:
-        """The first choice's message (the assistant turn to keep in history)."""
-        choices = self.choices
+    def message(self) -> ChatCompletionMessage:
+        """The first choice's message (the assistant turn to keep in history), the dict
+        received (an empty one when missing)."""
+        return cast("ChatCompletionMessage", self._message())
+
+    def _message(self) -> dict[str, Any]:
+        """:attr:`message`, read as a plain dict by the accessors below."""
+        choices = list_of(self._data.get("choices"))
         if choices and isinstance(choices[0], dict):
             message = choices[0].get("message")
             if isinstance(message, dict):
@@ -46,17 +58,17 @@ class ChatCompletion(Result, format="chat", model="ChatCompletion"):
 
     @property
     def text(self) -> str:
-        content = self.message.get("content")
+        content = self._message().get("content")
         return content if isinstance(content, str) else ""
 
     @property
     def reasoning(self) -> str:
-        value = self.message.get("reasoning_content")
+        value = self._message().get("reasoning_content")
         return value if isinstance(value, str) else ""
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        calls = self.message.get("tool_calls")
+        calls = self._message().get("tool_calls")
         if not isinstance(calls, list):
             return []
         out = []
@@ -82,7 +94,7 @@ class ChatCompletion(Result, format="chat", model="ChatCompletion"):
     @property
     def finish_reason(self) -> str | None:
         """The first choice's ``finish_reason`` (``stop``, ``length``, ``tool_calls``...)."""
-        choices = self.choices
+        choices = list_of(self._data.get("choices"))
         if choices and isinstance(choices[0], dict):
             reason = choices[0].get("finish_reason")
             return reason if isinstance(reason, str) else None
@@ -93,12 +105,12 @@ class ChatCompletion(Result, format="chat", model="ChatCompletion"):
         """Every choice's ``finish_reason``, in order (those that have one)."""
         return [
             choice["finish_reason"]
-            for choice in self.choices
+            for choice in list_of(self._data.get("choices"))
             if isinstance(choice, dict) and isinstance(choice.get("finish_reason"), str)
         ]
 
     def _fallback_usage(self) -> Any:
-        choices = self.choices
+        choices = list_of(self._data.get("choices"))
         return choices[0].get("usage") if choices and isinstance(choices[0], dict) else None
 
     def _cut_by_output_limit(self) -> bool:

@@ -30,13 +30,18 @@ How chunks are merged (the ways Kimi and its gateways really stream):
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import httpx
 
 from kimi_ext._core.streaming import stream as streaming
 from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.chat.result import ChatCompletion
+
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from collections.abc import AsyncIterator, Iterator
+
+    from kimi_raw.chat.typeddicts import ChatCompletionChunk
 
 __all__ = [
     "AsyncChatCompletionStream",
@@ -51,11 +56,17 @@ _PLAIN_CHOICE = frozenset({"index", "delta", "finish_reason"})
 
 
 class ChatStreamEvent(streaming.StreamEvent):
-    """A Chat stream event: ``type`` is ``"chunk"`` (or ``"malformed"``)."""
+    """A Chat stream event: ``type`` is ``"chunk"`` (or ``"malformed"``).
+
+    ``data`` is the JSON object received, typed as the spec's ``ChatCompletionChunk``
+    (``kimi_raw.chat.typeddicts``); the text received for a ``"malformed"`` event.
+    """
 
     __slots__ = ()
     _module = "kimi_raw.chat.models"
     _models: ClassVar[dict[str, str]] = {"chunk": "ChatCompletionChunk"}
+
+    data: ChatCompletionChunk | str  # the base's slot, typed for this format
 
 
 class _ToolCall:
@@ -344,8 +355,18 @@ class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=Cha
 
     get_final_completion = streaming.SyncStream._final
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __iter__(self) -> Iterator[ChatStreamEvent]: ...
+        def __next__(self) -> ChatStreamEvent: ...
+
 
 class AsyncChatCompletionStream(streaming.AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 
     get_final_completion = streaming.AsyncStream._final
+
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __aiter__(self) -> AsyncIterator[ChatStreamEvent]: ...
+        async def __anext__(self) -> ChatStreamEvent: ...

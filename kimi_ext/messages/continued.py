@@ -19,7 +19,7 @@ class ContinuedMessage(Message):
 
     def __init__(self, prefix: str, continuation: Message) -> None:
         data = dict(continuation.to_dict())
-        content = list(continuation.content)
+        content: list[Any] = list(continuation.content)  # read as plain dicts
         if prefix:
             for i, block in enumerate(content):
                 if isinstance(block, dict) and block.get("type") == "text":

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kimi_ext._core.model.result import Result, ToolCall, joined, list_field, str_field
+from kimi_ext._core.model.result import (
+    ListField,
+    Result,
+    ToolCall,
+    joined,
+    list_field,
+    list_of,
+    str_field,
+)
 from kimi_ext._core.model.usage import Usage, int_at
+
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from kimi_raw.messages.typeddicts import ContentBlock
 
 __all__ = ["Message"]
 
@@ -16,7 +27,10 @@ class Message(Result, format="messages", model="MessageResponse"):
 
     __slots__ = ()
 
-    content = list_field("The content blocks as received, unknown block types included.")
+    content: ListField[ContentBlock] = list_field(
+        "The content blocks as received, unknown block types included (typed as the "
+        "``ContentBlock`` union: narrow on ``block['type']`` for a block's fields)."
+    )
 
     @property
     def role(self) -> str:
@@ -38,7 +52,7 @@ class Message(Result, format="messages", model="MessageResponse"):
         # At max_tokens a tool_use that is the last block was still being written: its
         # input (often {}) cannot be trusted either.
         cut = self.stop_reason in ("max_tokens", None)
-        content = self.content
+        content = list_of(self._data.get("content"))  # the same list, read as plain dicts
         last = content[-1] if content and self.stop_reason == "max_tokens" else None
         out = []
         for b in content:

@@ -38,13 +38,18 @@ How events are assembled:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.model.result import parse_arguments
 from kimi_ext._core.streaming import stream as streaming
 from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.messages.events import MODELS, TERMINAL
 from kimi_ext.messages.result import Message
+
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from collections.abc import AsyncIterator, Iterator
+
+    from kimi_raw.messages.typeddicts import MessageStreamEvent
 
 __all__ = ["AsyncMessageStream", "MessageAccumulator", "MessageStream", "MessagesStreamEvent"]
 
@@ -59,11 +64,17 @@ _IMPLIED_BLOCK: dict[str, dict[str, Any]] = {
 
 
 class MessagesStreamEvent(streaming.StreamEvent):
-    """A Messages stream event: ``type`` is the JSON ``type`` (``content_block_delta``...)."""
+    """A Messages stream event: ``type`` is the JSON ``type`` (``content_block_delta``...).
+
+    ``data`` is the JSON object received, typed as the spec's ``MessageStreamEvent``
+    (``kimi_raw.messages.typeddicts``); the text received for a ``"malformed"`` event.
+    """
 
     __slots__ = ()
     _module = "kimi_raw.messages.models"
     _models = MODELS
+
+    data: MessageStreamEvent | str  # the base's slot, typed for this format
 
 
 class _Block:
@@ -249,8 +260,18 @@ class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulato
 
     get_final_message = streaming.SyncStream._final
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __iter__(self) -> Iterator[MessagesStreamEvent]: ...
+        def __next__(self) -> MessagesStreamEvent: ...
+
 
 class AsyncMessageStream(streaming.AsyncStream[Message], accumulator=MessageAccumulator):
     """The ``async`` twin of :class:`MessageStream`."""
 
     get_final_message = streaming.AsyncStream._final
+
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __aiter__(self) -> AsyncIterator[MessagesStreamEvent]: ...
+        async def __anext__(self) -> MessagesStreamEvent: ...

@@ -57,7 +57,8 @@ class ResponsesHistory(History):
         self.append({"role": "user", "content": content})
 
     def _add_result(self, result: Response) -> None:
-        output = [_replayable_item(item) for item in result.output if type(item) is dict]
+        received: list[Any] = result.output  # the items as received, read as plain dicts
+        output = [_replayable_item(item) for item in received if type(item) is dict]
         ids = tuple(item.get("call_id") for item in output if item.get("type") in CALL_OUTPUT)
         turn = Turn(result.model, ids)
         self._items.extend(output)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.model.result import (
+    ListField,
     Result,
     ToolCall,
     is_str,
@@ -16,6 +17,9 @@ from kimi_ext._core.model.result import (
 )
 from kimi_ext._core.model.usage import Usage, int_at
 
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from kimi_raw.responses.typeddicts import OutputItem
+
 __all__ = ["Response"]
 
 
@@ -24,13 +28,20 @@ class Response(Result, format="responses", model="ResponseObject"):
 
     __slots__ = ()
 
-    output = list_field("The output items as received, unknown item types included.")
+    output: ListField[OutputItem] = list_field(
+        "The output items as received, unknown item types included (typed as the "
+        "``OutputItem`` union: narrow on ``item['type']`` for an item's fields)."
+    )
+
+    def _items(self) -> list[Any]:
+        """:attr:`output` (the same list), read as plain dicts by the accessors below."""
+        return list_of(self._data.get("output"))
 
     @property
     def text(self) -> str:
         return "".join(
             joined(item.get("content"), "output_text", "text")
-            for item in self.output
+            for item in self._items()
             if isinstance(item, dict) and item.get("type") == "message"
         )
 
@@ -39,7 +50,7 @@ class Response(Result, format="responses", model="ResponseObject"):
     @property
     def reasoning(self) -> str:
         parts: list[str] = []
-        for item in self.output:
+        for item in self._items():
             if not isinstance(item, dict) or item.get("type") != "reasoning":
                 continue
             content = list_of(item.get("content")) or list_of(item.get("summary"))
@@ -50,7 +61,7 @@ class Response(Result, format="responses", model="ResponseObject"):
     def tool_calls(self) -> list[ToolCall]:
         cut = self.status in ("incomplete", None)  # the output limit, or a cut stream
         out = []
-        for item in self.output:
+        for item in self._items():
             if not isinstance(item, dict):
                 continue
             kind = item.get("type")

@@ -30,12 +30,17 @@ How events are assembled:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.streaming import stream as streaming
 from kimi_ext._core.streaming.stream import TEXT_BATCH, TextBuffer
 from kimi_ext.responses.events import MODELS, TERMINAL
 from kimi_ext.responses.result import Response
+
+if TYPE_CHECKING:  # the views are for type checkers: nothing imports them at run time
+    from collections.abc import AsyncIterator, Iterator
+
+    from kimi_raw.responses.typeddicts import ResponseStreamEvent
 
 __all__ = ["AsyncResponseStream", "ResponseAccumulator", "ResponseStream", "ResponsesStreamEvent"]
 
@@ -52,11 +57,17 @@ _SUMMARY_TEXT = {"type": "summary_text", "text": ""}
 
 
 class ResponsesStreamEvent(streaming.StreamEvent):
-    """A Responses stream event: ``type`` is the JSON ``type`` (``response.output_text.delta``...)."""
+    """A Responses stream event: ``type`` is the JSON ``type`` (``response.output_text.delta``...).
+
+    ``data`` is the JSON object received, typed as the spec's ``ResponseStreamEvent``
+    (``kimi_raw.responses.typeddicts``); the text received for a ``"malformed"`` event.
+    """
 
     __slots__ = ()
     _module = "kimi_raw.responses.models"
     _models = MODELS
+
+    data: ResponseStreamEvent | str  # the base's slot, typed for this format
 
 
 class _Part:
@@ -463,8 +474,18 @@ class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumul
 
     get_final_response = streaming.SyncStream._final
 
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __iter__(self) -> Iterator[ResponsesStreamEvent]: ...
+        def __next__(self) -> ResponsesStreamEvent: ...
+
 
 class AsyncResponseStream(streaming.AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 
     get_final_response = streaming.AsyncStream._final
+
+    if TYPE_CHECKING:  # the base yields these already; this names their type
+
+        def __aiter__(self) -> AsyncIterator[ResponsesStreamEvent]: ...
+        async def __anext__(self) -> ResponsesStreamEvent: ...

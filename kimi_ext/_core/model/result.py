@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar, overload
+from typing import Any, ClassVar, Generic, Self, TypeAlias, TypeVar, overload
 
 import httpx
 
@@ -151,6 +151,7 @@ def unfinished_arguments(text: str) -> bool:
 
 ValueT = TypeVar("ValueT")
 DefaultT = TypeVar("DefaultT")
+ItemT = TypeVar("ItemT")
 
 
 class Field(Generic[ValueT, DefaultT]):
@@ -187,8 +188,19 @@ def str_field(doc: str) -> Field[str, None]:
     return Field(str, lambda: None, doc)
 
 
-def list_field(doc: str) -> Field[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A top-level list field (blocks, items, choices as received): else an empty list."""
+ListField: TypeAlias = Field[list[ItemT], list[ItemT]]
+"""A :func:`list_field` whose items a type checker sees as ``ItemT`` (a format's view of
+its blocks, items or choices, from ``kimi_raw.<format>.typeddicts``)."""
+
+
+def list_field(doc: str) -> ListField[ItemT]:
+    """A top-level list field (blocks, items, choices as received): else an empty list.
+
+    The list is the one received (nothing copied or checked item by item); the class
+    annotates the attribute with its items' view, for type checkers only::
+
+        content: ListField[ContentBlock] = list_field("The content blocks as received.")
+    """
     return Field(list, list, doc)
 
 
