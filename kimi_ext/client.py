@@ -369,10 +369,10 @@ class Kimi(_ClientBase):
         )  # fmt: skip
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
-        hooks_ = _event_hooks(
+        http_hooks = _event_hooks(
             event_hooks, given_http_client=http_client is not None, is_async=False
         )
-        http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport, hooks_))
+        http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport, http_hooks))
         self._sender = SyncSender(http, **config)
         # What the resources send through: the client only configures it.
         caller = SyncCaller(self._sender, self._hooks, self._key)
@@ -424,9 +424,11 @@ class AsyncKimi(_ClientBase):
         )  # fmt: skip
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
-        hooks_ = _event_hooks(event_hooks, given_http_client=http_client is not None, is_async=True)
+        http_hooks = _event_hooks(
+            event_hooks, given_http_client=http_client is not None, is_async=True
+        )
         http = http_client or httpx.AsyncClient(
-            **self._http_options(httpx.AsyncHTTPTransport, hooks_)
+            **self._http_options(httpx.AsyncHTTPTransport, http_hooks)
         )
         self._sender = AsyncSender(http, **config)
         caller = AsyncCaller(self._sender, self._hooks, self._key)
