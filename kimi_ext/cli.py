@@ -69,20 +69,15 @@ from typing import TextIO, TypeVar
 
 import httpx
 
-from kimi_ext import errors
-from kimi_ext._core.call.format import Format
-from kimi_ext._core.contract.effort import normalize_effort
-from kimi_ext._core.model.history import History
-from kimi_ext._core.model.result import Result
-from kimi_ext._core.transport.config import ENV_API_KEY, ENV_BASE_URL
-from kimi_ext._core.transport.secret import redact
-from kimi_ext._core.transport.sending import is_loopback
-from kimi_ext._core.transport.version import __version__
+# Public names only (an import-linter contract forbids kimi_ext._core here): what the
+# command needs, an application can use too.
+from kimi_ext import __version__, errors, normalize_effort
 from kimi_ext.batch import command as batch_command
 from kimi_ext.batch.lines import BatchInputError
 from kimi_ext.client import Kimi
 from kimi_ext.formats import FORMATS as WIRE_FORMATS
-from kimi_ext.formats import format_named
+from kimi_ext.formats import Format, History, Result, format_named
+from kimi_ext.keys import ENV_API_KEY, ENV_BASE_URL, is_loopback, redact
 from kimi_ext.structured import parse_result, place_schema
 from kimi_ext.usage import Usage
 

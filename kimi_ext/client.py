@@ -19,14 +19,16 @@ One client speaks all three wire formats::
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
 
 import httpx
 
 from kimi_ext._core.call.building import prepare
+from kimi_ext._core.call.calling import AsyncCaller, SyncCaller
 from kimi_ext._core.call.format import AsyncStreamT, Format, ResultT, StreamT
 from kimi_ext._core.contract.options import check_header
 from kimi_ext._core.model.history import History
@@ -50,7 +52,6 @@ from kimi_ext._core.transport.sending import (
     SyncSender,
     check_base_url,
     loopback_http_origins,
-    parse_json_body,
 )
 from kimi_ext.chat import ChatCompletion, ChatHistory, ContinuedChatCompletion
 from kimi_ext.errors import ClientConfigError, RequestValidationError
@@ -62,7 +63,7 @@ from kimi_ext.structured import Structured, parse_result, place_schema
 # The params TypedDicts (derived from the specs) are imported for type checkers only.
 if TYPE_CHECKING:
     from kimi_ext._core.streaming.stream import AsyncStreamManager, StreamManager
-    from kimi_ext._core.transport.hooking import CallHooks, HookSet
+    from kimi_ext._core.transport.hooking import HookSet
     from kimi_ext.chat.params import ChatParams
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
     from kimi_ext.messages.params import MessagesParams
@@ -83,7 +84,6 @@ _HOOK_EVENTS = (
 
 HistoryT = TypeVar("HistoryT", bound=History)
 
-R = TypeVar("R", bound=Result)
 _DEFAULT = object()
 
 
@@ -123,13 +123,6 @@ class _ClientBase:
     def hooks(self) -> tuple[Any, ...]:
         """The hooks this client calls (telemetry's included when it is on)."""
         return self._hooks.hooks if self._hooks is not None else ()
-
-    def _begin(self, prepared: Prepared, fmt: str) -> CallHooks:
-        """The hooks of a call that begins now (only for a client with hooks)."""
-        assert self._hooks is not None
-        return self._hooks.begin(
-            fmt, prepared.stream, prepared.content, self._sender.base_url, prepared.built
-        )
 
     def _configure(
         self,
@@ -202,13 +195,16 @@ class _ClientBase:
             "max_body_size": max_body_size,
         }
 
-    def _http_options(self, transport: type[Any]) -> dict[str, Any]:
-        """Options of the client's own httpx client: the pool limits, and no proxy for a
-        plain-http loopback base URL (a proxy from the environment would see the key)."""
+    def _http_options(
+        self, transport: type[Any], event_hooks: dict[str, list[Callable[..., Any]]] | None
+    ) -> dict[str, Any]:
+        """Options of the client's own httpx client: the pool limits, no proxy for a
+        plain-http loopback base URL (a proxy from the environment would see the key), and
+        the caller's ``event_hooks``."""
         mounts = {origin: transport(limits=self._limits) for origin in self._no_proxy}
         return {
             "timeout": self.timeout, "follow_redirects": False, "limits": self._limits,
-            "mounts": mounts or None,
+            "mounts": mounts or None, "event_hooks": event_hooks,
         }  # fmt: skip
 
     @property
@@ -239,6 +235,50 @@ def _secret_of(value: Any) -> Secret | None:
     if not isinstance(value, str):
         raise ClientConfigError(f"api_key: must be a str, not {type(value).__name__}")
     return Secret(value.strip())
+
+
+def _event_hooks(
+    hooks: Mapping[str, Sequence[Callable[..., Any]]] | None,
+    *,
+    given_http_client: bool,
+    is_async: bool,
+) -> dict[str, list[Callable[..., Any]]] | None:
+    """``event_hooks=`` as httpx takes them, or a ClientConfigError naming what is wrong
+    (a sync client's hook that is a coroutine function would never run, an async client's
+    plain function would fail at the first attempt)."""
+    if hooks is None:
+        return None
+    if given_http_client:
+        raise ClientConfigError(
+            "event_hooks: cannot be added to a caller-supplied http_client; "
+            "give them to that client (httpx.Client(event_hooks=...))"
+        )
+    if not isinstance(hooks, Mapping):
+        raise ClientConfigError(f"event_hooks: must be a dict, not {type(hooks).__name__}")
+    out: dict[str, list[Callable[..., Any]]] = {}
+    for event, functions in hooks.items():
+        if event not in ("request", "response"):
+            raise ClientConfigError(
+                f"event_hooks: unknown event {event!r}: the events are 'request' and 'response'"
+            )
+        if isinstance(functions, str | bytes) or not isinstance(functions, Sequence):
+            raise ClientConfigError(f"event_hooks[{event!r}]: must be a list of functions")
+        for function in functions:
+            if not callable(function):
+                raise ClientConfigError(f"event_hooks[{event!r}]: {function!r} is not callable")
+            is_coroutine = inspect.iscoroutinefunction(function)
+            if is_coroutine and not is_async:
+                raise ClientConfigError(
+                    f"event_hooks[{event!r}]: {function!r} is async; Kimi calls plain "
+                    "functions (AsyncKimi takes async ones)"
+                )
+            if is_async and not is_coroutine and inspect.isroutine(function):
+                raise ClientConfigError(
+                    f"event_hooks[{event!r}]: {function!r} is not async; AsyncKimi awaits "
+                    "its event hooks (async def)"
+                )
+        out[event] = list(functions)
+    return out
 
 
 def _check_key(key: Secret) -> None:
@@ -272,6 +312,14 @@ class Kimi(_ClientBase):
     900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
     ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
 
+    ``event_hooks``: httpx's own event hooks (``{"request": [...], "response": [...]}``) for
+    the client's httpx client: called before every HTTP attempt (retries and the fallback
+    too) and on every response head, plain functions for :class:`Kimi`, coroutine
+    functions for :class:`AsyncKimi`. A request hook can wait (a shared rate limiter, say);
+    what it raises ends the call. They see the request as sent, ``Authorization``
+    included: do not log it (``hooks=`` gives a redacted view). With ``http_client=``, give
+    them to that client instead.
+
     ``hooks``: objects (subclasses of :class:`kimi_ext.hooks.Hook`) told of each call, each
     HTTP attempt, retry and fallback, a stream's first event and the end of each call.
     ``telemetry``: True (or a :class:`kimi_ext.telemetry.Telemetry`) records OpenTelemetry
@@ -303,6 +351,7 @@ class Kimi(_ClientBase):
         timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.Client | None = None,
+        event_hooks: Mapping[str, Sequence[Callable[..., Any]]] | None = None,
         default_headers: Mapping[str, str] | None = None,
         fallback_base_url: str | object | None = _DEFAULT,
         allow_insecure_http: bool = False,
@@ -320,53 +369,16 @@ class Kimi(_ClientBase):
         )  # fmt: skip
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
-        http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport))
-        self._sender = SyncSender(http, **config)
-        self.chat = Chat(self)
-        self.messages = Messages(self)
-        self.responses = Responses(self)
-
-    def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
-        if self._hooks is not None:
-            return self._hooked_call(prepared, result_cls)
-        response = self._sender.send(prepared)
-        return result_cls(parse_json_body(response, self._key), response)
-
-    # sync/async twin of AsyncKimi._hooked_call: keep the two in step.
-    def _hooked_call(self, prepared: Prepared, result_cls: type[R]) -> R:
-        call = self._begin(prepared, result_cls.format)
-        try:
-            response = self._sender.send(prepared, call)
-            result = result_cls(parse_json_body(response, self._key), response)
-        except BaseException as exc:
-            call.end(None, exc)
-            raise
-        call.end(result, None)
-        return result
-
-    # sync/async twin of AsyncKimi._send_stream: keep the two in step.
-    def _send_stream(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
-        """Open a stream's response; the stream tells the hooks how the call ends."""
-        if self._hooks is None:
-            return self._sender.send(prepared)
-        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
-        try:
-            return self._sender.send(prepared, call)
-        except BaseException as exc:
-            call.end(None, exc, finished=False)
-            raise
-
-    def _stream_manager(
-        self, prepared: Prepared, stream_cls: type[StreamT]
-    ) -> StreamManager[StreamT]:
-        from kimi_ext._core.streaming.stream import StreamManager
-
-        return StreamManager(
-            lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key
+        http_hooks = _event_hooks(
+            event_hooks, given_http_client=http_client is not None, is_async=False
         )
-
-    def _open_stream(self, prepared: Prepared, stream_cls: type[StreamT]) -> StreamT:
-        return stream_cls(self._send_stream(prepared, stream_cls), secret=self._key)
+        http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport, http_hooks))
+        self._sender = SyncSender(http, **config)
+        # What the resources send through: the client only configures it.
+        caller = SyncCaller(self._sender, self._hooks, self._key)
+        self.chat = Chat(caller)
+        self.messages = Messages(caller)
+        self.responses = Responses(caller)
 
     def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""
@@ -395,6 +407,7 @@ class AsyncKimi(_ClientBase):
         timeout: httpx.Timeout | float | None = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         http_client: httpx.AsyncClient | None = None,
+        event_hooks: Mapping[str, Sequence[Callable[..., Any]]] | None = None,
         default_headers: Mapping[str, str] | None = None,
         fallback_base_url: str | object | None = _DEFAULT,
         allow_insecure_http: bool = False,
@@ -411,54 +424,17 @@ class AsyncKimi(_ClientBase):
         )  # fmt: skip
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
-        http = http_client or httpx.AsyncClient(**self._http_options(httpx.AsyncHTTPTransport))
-        self._sender = AsyncSender(http, **config)
-        self.chat = AsyncChat(self)
-        self.messages = AsyncMessages(self)
-        self.responses = AsyncResponses(self)
-
-    async def _call(self, prepared: Prepared, result_cls: type[R]) -> R:
-        if self._hooks is not None:
-            return await self._hooked_call(prepared, result_cls)
-        response = await self._sender.send(prepared)
-        return result_cls(parse_json_body(response, self._key), response)
-
-    # sync/async twin of Kimi._hooked_call: keep the two in step.
-    async def _hooked_call(self, prepared: Prepared, result_cls: type[R]) -> R:
-        call = self._begin(prepared, result_cls.format)
-        try:
-            response = await self._sender.send(prepared, call)
-            result = result_cls(parse_json_body(response, self._key), response)
-        except BaseException as exc:
-            call.end(None, exc)
-            raise
-        call.end(result, None)
-        return result
-
-    # sync/async twin of Kimi._send_stream: keep the two in step.
-    async def _send_stream(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
-        if self._hooks is None:
-            return await self._sender.send(prepared)
-        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
-        try:
-            return await self._sender.send(prepared, call)
-        except BaseException as exc:
-            call.end(None, exc, finished=False)
-            raise
-
-    def _stream_manager(
-        self, prepared: Prepared, stream_cls: type[AsyncStreamT]
-    ) -> AsyncStreamManager[AsyncStreamT]:
-        from kimi_ext._core.streaming.stream import AsyncStreamManager
-
-        return AsyncStreamManager(
-            lambda: self._send_stream(prepared, stream_cls), stream_cls, secret=self._key
+        http_hooks = _event_hooks(
+            event_hooks, given_http_client=http_client is not None, is_async=True
         )
-
-    async def _open_stream(
-        self, prepared: Prepared, stream_cls: type[AsyncStreamT]
-    ) -> AsyncStreamT:
-        return stream_cls(await self._send_stream(prepared, stream_cls), secret=self._key)
+        http = http_client or httpx.AsyncClient(
+            **self._http_options(httpx.AsyncHTTPTransport, http_hooks)
+        )
+        self._sender = AsyncSender(http, **config)
+        caller = AsyncCaller(self._sender, self._hooks, self._key)
+        self.chat = AsyncChat(caller)
+        self.messages = AsyncMessages(caller)
+        self.responses = AsyncResponses(caller)
 
     async def close(self) -> None:
         """Close the connection pool (not a caller-supplied http_client)."""
@@ -496,8 +472,8 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
 
 # sync/async twin of _AsyncResource: keep the two in step.
 class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
-    def __init__(self, client: Kimi) -> None:
-        self._client = client
+    def __init__(self, caller: SyncCaller) -> None:
+        self._caller = caller
 
     def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
         """Structured output: ``schema`` (JSON Schema dict, dataclass or TypedDict) goes in
@@ -506,18 +482,18 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         Raises StructuredOutputError (``truncated=True`` when cut by the token limit).
         """
         params = place_schema(self.format, params, schema, name=name)
-        result = self._client._call(self._prepare(params, False), self.format.result_type)
+        result = self._caller.result(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
 
     def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | StreamT:
         prepared = self._prepare(params, stream)
         if stream:
-            return self._client._open_stream(prepared, self.format.load_stream())
-        return self._client._call(prepared, self.format.result_type)
+            return self._caller.stream(prepared, self.format.load_stream())
+        return self._caller.result(prepared, self.format.result_type)
 
     def _stream(self, params: Mapping[str, Any]) -> StreamManager[StreamT]:
         """The stream manager of ``stream()``."""
-        return self._client._stream_manager(self._prepare(params, True), self.format.load_stream())
+        return self._caller.stream_manager(self._prepare(params, True), self.format.load_stream())
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
@@ -528,7 +504,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         ResponsesHistory, as the format is)."""
         from kimi_ext.tool_loop import run_tools
 
-        return run_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return run_tools(self, self._caller.hooks, tools=tools, max_rounds=max_rounds, **params)
 
     def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import continue_answer
@@ -538,27 +514,27 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
 
 # sync/async twin of _SyncResource: keep the two in step.
 class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
-    def __init__(self, client: AsyncKimi) -> None:
-        self._client = client
+    def __init__(self, caller: AsyncCaller) -> None:
+        self._caller = caller
 
     async def parse(
         self, *, schema: Any, name: str | None = None, **params: Any
     ) -> Structured[Any]:
         """Async structured output (see the sync ``parse``)."""
         params = place_schema(self.format, params, schema, name=name)
-        result = await self._client._call(self._prepare(params, False), self.format.result_type)
+        result = await self._caller.result(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
 
     async def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | AsyncStreamT:
         prepared = self._prepare(params, stream)
         if stream:
-            return await self._client._open_stream(prepared, self.format.load_async_stream())
-        return await self._client._call(prepared, self.format.result_type)
+            return await self._caller.stream(prepared, self.format.load_async_stream())
+        return await self._caller.result(prepared, self.format.result_type)
 
     def _stream(self, params: Mapping[str, Any]) -> AsyncStreamManager[AsyncStreamT]:
         """The async stream manager of ``stream()``."""
         prepared = self._prepare(params, True)
-        return self._client._stream_manager(prepared, self.format.load_async_stream())
+        return self._caller.stream_manager(prepared, self.format.load_async_stream())
 
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
@@ -566,7 +542,9 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
         """Async ``run_tools``: the calls of one turn run concurrently."""
         from kimi_ext.tool_loop import arun_tools
 
-        return await arun_tools(self, tools=tools, max_rounds=max_rounds, **params)
+        return await arun_tools(
+            self, self._caller.hooks, tools=tools, max_rounds=max_rounds, **params
+        )
 
     async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import acontinue_answer
@@ -612,8 +590,8 @@ class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", Chat
 class Chat:
     """``client.chat``."""
 
-    def __init__(self, client: Kimi) -> None:
-        self.completions = ChatCompletions(client)
+    def __init__(self, caller: SyncCaller) -> None:
+        self.completions = ChatCompletions(caller)
 
 
 class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
@@ -711,8 +689,8 @@ class AsyncChatCompletions(
 class AsyncChat:
     """``client.chat`` on :class:`AsyncKimi`."""
 
-    def __init__(self, client: AsyncKimi) -> None:
-        self.completions = AsyncChatCompletions(client)
+    def __init__(self, caller: AsyncCaller) -> None:
+        self.completions = AsyncChatCompletions(caller)
 
 
 # sync/async twin of Messages: keep the two in step.

@@ -1,5 +1,8 @@
 """The three wire formats, and how to find the one a name, result or result dict belongs to.
 
+Also the types every format shares: :class:`Format` (what the three objects are),
+:class:`Result` (the base of every result class) and :class:`History` (of every history).
+
 >>> from kimi_ext.formats import FORMATS, format_named
 >>> [f.name for f in FORMATS]
 ['chat', 'messages', 'responses']
@@ -12,12 +15,24 @@ from __future__ import annotations
 from typing import Any
 
 from kimi_ext._core.call.format import Format
+from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result
 from kimi_ext.chat.format import CHAT
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.responses.format import RESPONSES
 
-__all__ = ["CHAT", "FORMATS", "MESSAGES", "RESPONSES", "format_named", "format_of", "guess_format"]
+__all__ = [
+    "CHAT",
+    "FORMATS",
+    "MESSAGES",
+    "RESPONSES",
+    "Format",
+    "History",
+    "Result",
+    "format_named",
+    "format_of",
+    "guess_format",
+]
 
 FORMATS: tuple[Format[Any, Any, Any], ...] = (CHAT, MESSAGES, RESPONSES)
 _BY_NAME = {f.name: f for f in FORMATS}

@@ -28,7 +28,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.call.building import check_history_kind
 from kimi_ext._core.call.format import Format
@@ -36,6 +36,9 @@ from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result, ToolCall, parse_arguments
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.tools import Tool, error_text, tool, tool_output
+
+if TYPE_CHECKING:
+    from kimi_ext._core.transport.hooking import HookSet
 
 __all__ = ["DEFAULT_MAX_ROUNDS", "ToolRun", "arun_tools", "run_tools"]
 
@@ -356,11 +359,17 @@ def _declares_web_search(definition: Mapping[str, Any], names: tuple[str, ...]) 
 
 # sync/async twin of arun_tools: keep the two in step.
 def run_tools(
-    resource: Any, *, tools: Iterable[Any], max_rounds: int = DEFAULT_MAX_ROUNDS, **params: Any
+    resource: Any,
+    hooks: HookSet | None = None,
+    /,
+    *,
+    tools: Iterable[Any],
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    **params: Any,
 ) -> ToolRun[Any, Any]:
-    """The sync loop behind ``client.<format>.run_tools`` (see the module docstring)."""
+    """The sync loop behind ``client.<format>.run_tools`` (see the module docstring);
+    ``hooks``: the client's, told of each tool call (its resource hands them over)."""
     loop = _Loop(resource.format, tools, max_rounds, params)
-    hooks = getattr(getattr(resource, "_client", None), "_hooks", None)
     rounds = 0
     results: list[Any] = []
     while True:
@@ -381,12 +390,17 @@ def run_tools(
 
 # sync/async twin of run_tools: keep the two in step.
 async def arun_tools(
-    resource: Any, *, tools: Iterable[Any], max_rounds: int = DEFAULT_MAX_ROUNDS, **params: Any
+    resource: Any,
+    hooks: HookSet | None = None,
+    /,
+    *,
+    tools: Iterable[Any],
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    **params: Any,
 ) -> ToolRun[Any, Any]:
     """The async loop behind ``AsyncKimi``'s ``run_tools``: the calls of one turn run
     concurrently."""
     loop = _Loop(resource.format, tools, max_rounds, params)
-    hooks = getattr(getattr(resource, "_client", None), "_hooks", None)
     rounds = 0
     results: list[Any] = []
     while True:

@@ -10,10 +10,11 @@ import contract in ``pyproject.toml`` (checked by ``make lint``):
   errors read off the wire, redaction, logging, the hook seam). Imports only the model.
 - :mod:`~kimi_ext._core.streaming`: SSE decoding and the stream classes the formats
   extend. Imports transport and the model.
-- :mod:`~kimi_ext._core.call`: the :class:`~kimi_ext._core.call.format.Format` object and
-  request building, which join the rooms; no other room imports it.
+- :mod:`~kimi_ext._core.call`: the :class:`~kimi_ext._core.call.format.Format` object,
+  request building and the caller, which join the rooms; no other room imports it.
 
-A request goes one way: the resource builds and checks it (``call.building``), transport
-sends it (``transport.sending``), and the format's result or stream class parses the reply
-(``model.result``, ``streaming.stream``).
+A request goes one way: the resource builds and checks it (``call.building``), hands it to
+the caller its client gave it (``call.calling``), which has transport send it
+(``transport.sending``) and the format's result or stream class parse the reply
+(``model.result``, ``streaming.stream``). Nothing on the way calls back into the client.
 """

@@ -20,7 +20,7 @@ import contextlib
 import functools
 import json
 import time
-from collections.abc import AsyncGenerator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -188,16 +188,17 @@ class BatchRun:
         options.setdefault("limits", httpx.Limits(
             max_connections=max(self.concurrency, 1), max_keepalive_connections=self.concurrency,
         ))  # fmt: skip
-        client = AsyncKimi(**options)
         # Every attempt (retries too) passes the shared limiter, and every response is
-        # seen by it. The client's own httpx client takes the hooks (its pool, proxy and
-        # loopback settings stay as the client made them).
-        http: httpx.AsyncClient = client._sender.http
-        hooks = http.event_hooks
-        hooks.setdefault("request", []).append(self._before_attempt)
-        hooks.setdefault("response", []).append(self._after_attempt)
-        http.event_hooks = hooks
-        return client
+        # seen by it: the client's event_hooks option (its pool, proxy and loopback
+        # settings stay as the client makes them). Event hooks given in client_options
+        # run after the limiter's.
+        given = options.get("event_hooks") or {}
+        if isinstance(given, Mapping):  # anything else: AsyncKimi says what is wrong
+            options["event_hooks"] = {
+                "request": [self._before_attempt, *given.get("request", ())],
+                "response": [self._after_attempt, *given.get("response", ())],
+            }
+        return AsyncKimi(**options)
 
     async def _before_attempt(self, request: httpx.Request) -> None:
         await self.limiter.acquire()

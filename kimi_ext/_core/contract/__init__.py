@@ -476,6 +476,8 @@ def contract(fmt: str) -> Contract:
     """The contract of ``fmt`` (``"chat"``, ``"messages"`` or ``"responses"``), loaded once."""
     found = _CONTRACTS.get(fmt)
     if found is None:
+        # By name: kimi_raw (generated) is outside import-linter's root, and is loaded
+        # only when a contract is first needed.
         loader = importlib.import_module("kimi_raw._contract")
         found = _CONTRACTS[fmt] = Contract(loader.load(fmt))
     return found

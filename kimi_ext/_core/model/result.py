@@ -273,6 +273,7 @@ class Result:
         """The generated ``kimi_raw`` model of this result, built on first use."""
         if self._parsed is None:
             module, name = self._model_path
+            # By name: kimi_raw (generated) is outside import-linter's root, and big.
             cls = getattr(importlib.import_module(module), name)
             try:
                 self._parsed = cls.from_dict(self._data)

@@ -203,6 +203,7 @@ class StreamEvent:
         if name is None or not isinstance(self.data, dict):
             value = self.data
         else:
+            # By name: kimi_raw (generated) is outside import-linter's root, and big.
             value = getattr(importlib.import_module(self._module), name).from_dict(self.data)
         self._parsed = value
         return value

@@ -1,0 +1,160 @@
+"""Where a built request is sent and its reply parsed: the last step of a call's one way.
+
+A client makes one caller at construction (:class:`SyncCaller` for :class:`~kimi_ext.Kimi`,
+:class:`AsyncCaller` for :class:`~kimi_ext.AsyncKimi`) and hands it to each of its
+resources. A resource builds and checks the request (:func:`.building.prepare`), then asks
+its caller for the result or the stream; the caller sends it
+(:mod:`~kimi_ext._core.transport.sending`), tells the hooks, and gives the reply to the
+format's result class (:mod:`~kimi_ext._core.model.result`) or stream class
+(:mod:`~kimi_ext._core.streaming.stream`). Nothing on the way calls back into the client:
+the client only configures (the key, the sender, the hooks).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kimi_ext._core.model.result import Result
+from kimi_ext._core.transport.sending import AsyncSender, SyncSender, parse_json_body
+
+if TYPE_CHECKING:
+    import httpx
+
+    from kimi_ext._core.streaming.stream import (
+        AsyncStream,
+        AsyncStreamManager,
+        StreamManager,
+        SyncStream,
+    )
+    from kimi_ext._core.transport.hooking import CallHooks, HookSet
+    from kimi_ext._core.transport.request import Prepared
+    from kimi_ext._core.transport.secret import Secret
+
+__all__ = ["AsyncCaller", "SyncCaller"]
+
+R = TypeVar("R", bound=Result)
+S = TypeVar("S", bound="SyncStream[Any]")
+AS = TypeVar("AS", bound="AsyncStream[Any]")
+
+
+class _CallerBase:
+    """What both callers hold: the client's sender, its hooks (None: the plain path, one
+    ``is None`` test per call) and its key (for the results' and streams' redaction)."""
+
+    __slots__ = ("hooks", "secret", "sender")
+
+    def __init__(
+        self, sender: SyncSender | AsyncSender, hooks: HookSet | None, secret: Secret
+    ) -> None:
+        self.sender = sender
+        self.hooks = hooks
+        self.secret = secret
+
+    def _begin(self, prepared: Prepared, fmt: str) -> CallHooks:
+        """The hooks of a call that begins now (only for a client with hooks)."""
+        assert self.hooks is not None
+        return self.hooks.begin(
+            fmt, prepared.stream, prepared.content, self.sender.base_url, prepared.built
+        )
+
+
+# sync/async twin of AsyncCaller: keep the two in step.
+class SyncCaller(_CallerBase):
+    """Sends a :class:`~kimi_ext._core.transport.request.Prepared` request with a
+    :class:`~kimi_ext._core.transport.sending.SyncSender` and parses the reply."""
+
+    __slots__ = ()
+    sender: SyncSender
+
+    def result(self, prepared: Prepared, result_cls: type[R]) -> R:
+        """Send a plain (not streamed) request; its reply as ``result_cls``."""
+        if self.hooks is not None:
+            return self._hooked_result(prepared, result_cls)
+        response = self.sender.send(prepared)
+        return result_cls(parse_json_body(response, self.secret), response)
+
+    # sync/async twin of AsyncCaller._hooked_result: keep the two in step.
+    def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
+        call = self._begin(prepared, result_cls.format)
+        try:
+            response = self.sender.send(prepared, call)
+            result = result_cls(parse_json_body(response, self.secret), response)
+        except BaseException as exc:
+            call.end(None, exc)
+            raise
+        call.end(result, None)
+        return result
+
+    def stream(self, prepared: Prepared, stream_cls: type[S]) -> S:
+        """Send a streamed request now; its reply as a ``stream_cls``."""
+        return stream_cls(self._open(prepared, stream_cls), secret=self.secret)
+
+    def stream_manager(self, prepared: Prepared, stream_cls: type[S]) -> StreamManager[S]:
+        """A context manager that sends the streamed request on entry (``stream()``)."""
+        from kimi_ext._core.streaming.stream import StreamManager
+
+        return StreamManager(
+            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret
+        )
+
+    # sync/async twin of AsyncCaller._open: keep the two in step.
+    def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
+        """Open a stream's response; the stream tells the hooks how the call ends."""
+        if self.hooks is None:
+            return self.sender.send(prepared)
+        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        try:
+            return self.sender.send(prepared, call)
+        except BaseException as exc:
+            call.end(None, exc, finished=False)
+            raise
+
+
+# sync/async twin of SyncCaller: keep the two in step.
+class AsyncCaller(_CallerBase):
+    """The async twin of :class:`SyncCaller` (an :class:`AsyncSender`; ``await`` it)."""
+
+    __slots__ = ()
+    sender: AsyncSender
+
+    async def result(self, prepared: Prepared, result_cls: type[R]) -> R:
+        """Send a plain (not streamed) request; its reply as ``result_cls``."""
+        if self.hooks is not None:
+            return await self._hooked_result(prepared, result_cls)
+        response = await self.sender.send(prepared)
+        return result_cls(parse_json_body(response, self.secret), response)
+
+    # sync/async twin of SyncCaller._hooked_result: keep the two in step.
+    async def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
+        call = self._begin(prepared, result_cls.format)
+        try:
+            response = await self.sender.send(prepared, call)
+            result = result_cls(parse_json_body(response, self.secret), response)
+        except BaseException as exc:
+            call.end(None, exc)
+            raise
+        call.end(result, None)
+        return result
+
+    async def stream(self, prepared: Prepared, stream_cls: type[AS]) -> AS:
+        """Send a streamed request now; its reply as a ``stream_cls``."""
+        return stream_cls(await self._open(prepared, stream_cls), secret=self.secret)
+
+    def stream_manager(self, prepared: Prepared, stream_cls: type[AS]) -> AsyncStreamManager[AS]:
+        """An async context manager that sends the streamed request on entry."""
+        from kimi_ext._core.streaming.stream import AsyncStreamManager
+
+        return AsyncStreamManager(
+            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret
+        )
+
+    # sync/async twin of SyncCaller._open: keep the two in step.
+    async def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
+        if self.hooks is None:
+            return await self.sender.send(prepared)
+        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        try:
+            return await self.sender.send(prepared, call)
+        except BaseException as exc:
+            call.end(None, exc, finished=False)
+            raise
