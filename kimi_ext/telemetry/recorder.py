@@ -30,25 +30,49 @@ _SCOPE = "kimi_ext"
 _SCHEMA_URL = "https://opentelemetry.io/schemas/1.41.0"
 
 
-class _FormatFields:
-    """Where a format's body keeps what the span records (read from its contract once)."""
+class _Plan:
+    """What every call of one format to one server (streamed or not) has in common,
+    worked out on its first call: the span's constant attributes, the metrics' server
+    attributes and which body fields to read. A call then copies one dict and reads a
+    few fields, instead of parsing the URL and rebuilding the same dicts each time."""
 
-    __slots__ = ("history_field", "output_limit_field", "system_field")
+    __slots__ = ("history_field", "host", "port", "reads", "span_attrs", "system_field")
 
-    def __init__(self, fmt: Any) -> None:
-        self.output_limit_field: str = fmt.output_limit_field
+    def __init__(self, fmt: Any, host: str, port: int, stream: bool) -> None:
+        self.host = host
+        self.port = port
+        self.span_attrs: dict[str, Any] = {
+            sc.OPERATION_NAME: sc.OPERATION_CHAT,
+            sc.PROVIDER_NAME: sc.PROVIDER_MOONSHOT,
+            sc.SERVER_ADDRESS: host,
+            sc.SERVER_PORT: port,
+            sc.KIMI_FORMAT: fmt.name,
+        }
+        if stream:
+            # Conditionally required "if and only if the request is streaming".
+            self.span_attrs[sc.REQUEST_STREAM] = True
         self.history_field: str = fmt.history_field
         self.system_field: str | None = fmt.system_field
+        # Every body field a call's span reads, in one fields() call: the model, the
+        # output limit (the format's own field, else the older "max_tokens" alias), the
+        # stop field's wire names (Chat's "stop", a string or a list; Messages'
+        # "stop_sequences"; a body holds only its own format's), the sampling parameters.
+        self.reads = (
+            "model", fmt.output_limit_field, "max_tokens", "stop", "stop_sequences",
+            "temperature", "top_p",
+        )  # fmt: skip
 
 
 class _Live:
     """A call's span and what its end needs."""
 
-    __slots__ = ("attempts", "last_status", "metric_attrs", "retried", "span")
+    __slots__ = ("attempts", "host", "last_status", "model", "port", "retried", "span")
 
-    def __init__(self, span: Any, metric_attrs: dict[str, Any]) -> None:
+    def __init__(self, span: Any, model: str | None, host: str, port: int) -> None:
         self.span = span
-        self.metric_attrs = metric_attrs
+        self.model = model  # the request's model (None when the body names none)
+        self.host = host  # the server answering (the fallback's after a switch)
+        self.port = port
         # (time_ns, attempt, status, elapsed) of heads not yet added as events: a call of one
         # attempt (most) records its status as a span attribute only, so the events are
         # added (with their own times, in order) once a retry or a fallback shows there
@@ -67,6 +91,11 @@ class _Live:
             }
             self.span.add_event(sc.EVENT_ATTEMPT, event, timestamp=stamp)
         self.attempts.clear()
+
+
+# The metric attribute sets kept at most (one per model, server and error type seen):
+# past it the cache starts over, so a client asking for ever new model names stays bounded.
+_METRIC_SETS_KEPT = 256
 
 
 class Telemetry(Hook):
@@ -121,7 +150,11 @@ class Telemetry(Hook):
             for field, name in conv.token_counters.items()
         }
         self._servers: dict[str, tuple[str, int]] = {}
-        self._formats: dict[str, _FormatFields] = {}
+        self._plans: dict[tuple[str, str, bool], _Plan] = {}
+        # (host, port, request model, response model, error.type) -> the attribute dicts
+        # of the duration, the input tokens and the output tokens (or the counters):
+        # built once per combination, not per call.
+        self._metric_sets: dict[tuple[Any, ...], tuple[dict[str, Any], ...]] = {}
 
     # --- calls ------------------------------------------------------------------------------
 
@@ -134,49 +167,43 @@ class Telemetry(Hook):
             server = self._servers[base_url] = (url.host, port)
         return server
 
+    def _plan(self, call: CallInfo) -> _Plan:
+        key = (call.format, call.base_url, call.stream)
+        plan = self._plans.get(key)
+        if plan is None:
+            host, port = self._server(call.base_url)
+            plan = self._plans[key] = _Plan(format_named(call.format), host, port, call.stream)
+        return plan
+
     def on_call_start(self, call: CallInfo) -> None:
-        field = call.field
-        model = field("model")
-        host, port = self._server(call.base_url)
-        common: dict[str, Any] = {
-            sc.OPERATION_NAME: sc.OPERATION_CHAT,
-            sc.PROVIDER_NAME: sc.PROVIDER_MOONSHOT,
-            sc.SERVER_ADDRESS: host,
-            sc.SERVER_PORT: port,
-        }
+        plan = self._plan(call)
+        model, limit, alias, stop, stop_sequences, temperature, top_p = call.fields(*plan.reads)
+        attrs = plan.span_attrs.copy()
         if isinstance(model, str):
-            common[sc.REQUEST_MODEL] = model
-        attrs = dict(common)
-        attrs[sc.KIMI_FORMAT] = call.format
-        if call.stream:
-            # Conditionally required "if and only if the request is streaming".
-            attrs[sc.REQUEST_STREAM] = True
-        fmt = self._formats.get(call.format)
-        if fmt is None:
-            fmt = self._formats[call.format] = _FormatFields(format_named(call.format))
-        limit = field(fmt.output_limit_field)
+            attrs[sc.REQUEST_MODEL] = model
+            name = f"{sc.OPERATION_CHAT} {model}"
+        else:
+            model = None
+            name = sc.OPERATION_CHAT
         if limit is None:
-            limit = field("max_tokens")
+            limit = alias
         if isinstance(limit, int) and not isinstance(limit, bool):
             attrs[sc.REQUEST_MAX_TOKENS] = limit
-        # The stop field's wire name: Chat's "stop" (a string or a list), Messages'
-        # "stop_sequences"; a body holds only its own format's.
-        stop = field("stop")
         if stop is None:
-            stop = field("stop_sequences")
-        if isinstance(stop, str):
-            stop = [stop]
-        if isinstance(stop, list) and stop and all(isinstance(s, str) for s in stop):
-            attrs[sc.REQUEST_STOP_SEQUENCES] = [call.redacted(s) for s in stop]
-        for key, name in (("temperature", sc.REQUEST_TEMPERATURE), ("top_p", sc.REQUEST_TOP_P)):
-            value = field(key)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                attrs[name] = float(value)
+            stop = stop_sequences
+        if stop is not None:
+            if isinstance(stop, str):
+                attrs[sc.REQUEST_STOP_SEQUENCES] = [stop]  # fields() redacted it
+            elif isinstance(stop, list) and stop and all(isinstance(s, str) for s in stop):
+                attrs[sc.REQUEST_STOP_SEQUENCES] = [call.redacted(s) for s in stop]
+        if isinstance(temperature, int | float) and not isinstance(temperature, bool):
+            attrs[sc.REQUEST_TEMPERATURE] = float(temperature)
+        if isinstance(top_p, int | float) and not isinstance(top_p, bool):
+            attrs[sc.REQUEST_TOP_P] = float(top_p)
         if self.capture_content:
-            self._capture_input(attrs, call.body, fmt)
-        name = f"{sc.OPERATION_CHAT} {model}" if isinstance(model, str) else sc.OPERATION_CHAT
+            self._capture_input(attrs, call.body, plan)
         span = self._tracer.start_span(name, kind=SpanKind.CLIENT, attributes=attrs)
-        call.data[self] = _Live(span, common)
+        call.data[self] = _Live(span, model, plan.host, plan.port)
 
     def _capture_input(self, attrs: dict[str, Any], body: dict[str, Any], fmt: Any) -> None:
         messages, system = input_messages(body, fmt.history_field, fmt.system_field)
@@ -217,34 +244,45 @@ class Telemetry(Hook):
         # The answer comes from the fallback's server from now on.
         host, port = self._server(new_url)
         live.span.set_attributes({sc.SERVER_ADDRESS: host, sc.SERVER_PORT: port})
-        live.metric_attrs[sc.SERVER_ADDRESS] = host
-        live.metric_attrs[sc.SERVER_PORT] = port
+        live.host = host
+        live.port = port
 
     def on_first_event(self, call: CallInfo, elapsed: float) -> None:
         live = call.data.get(self)
         if live is None:
             return
         live.span.set_attribute(sc.RESPONSE_TIME_TO_FIRST_CHUNK, elapsed)
-        self._first_chunk.record(elapsed, live.metric_attrs)
+        # Before the response's model is known: the request's attributes only.
+        self._first_chunk.record(elapsed, self._metric_attrs(live, None, None)[0])
 
     def on_call_end(self, call: CallInfo, end: CallEnd) -> None:
         live = call.data.pop(self, None)
         if live is None:
             return
         span = live.span
-        metric_attrs = live.metric_attrs
         attrs: dict[str, Any] = {sc.KIMI_ATTEMPTS: end.attempts}
         if live.last_status is not None:
             attrs[sc.HTTP_STATUS_CODE] = live.last_status  # the last attempt's
         if live.retried:
             live.flush()
         result = end.result
+        response_model = None
         if result is not None:
-            self._result_attributes(attrs, result, metric_attrs)
+            rid = result.id
+            if rid is not None:
+                attrs[sc.RESPONSE_ID] = rid
+            response_model = result.model
+            if response_model is not None:
+                attrs[sc.RESPONSE_MODEL] = response_model
+            reasons = result.finish_reasons
+            if reasons:
+                attrs[sc.RESPONSE_FINISH_REASONS] = reasons
         if call.stream:
             attrs[sc.STREAM_FINISHED] = end.finished
         usage = end.usage
-        if usage is not None and usage.raw:
+        if usage is not None and not usage.raw:
+            usage = None  # the service reported none: nothing to record
+        if usage is not None:
             _usage_attributes(attrs, usage)
         error = end.error
         error_type = None
@@ -264,35 +302,47 @@ class Telemetry(Hook):
             )
         span.set_attributes(attrs)
         span.end()
-        duration_attrs = metric_attrs
-        if error_type is not None:
-            duration_attrs = {**metric_attrs, sc.ERROR_TYPE: error_type}
-        self._duration.record(end.duration, duration_attrs)
-        if usage is not None and usage.raw:
-            self._record_tokens(usage, duration_attrs)
-
-    def _result_attributes(
-        self, attrs: dict[str, Any], result: Any, metric_attrs: dict[str, Any]
-    ) -> None:
-        rid = result.id
-        if rid is not None:
-            attrs[sc.RESPONSE_ID] = rid
-        model = result.model
-        if model is not None:
-            attrs[sc.RESPONSE_MODEL] = model
-            metric_attrs[sc.RESPONSE_MODEL] = model
-        reasons = result.finish_reasons
-        if reasons:
-            attrs[sc.RESPONSE_FINISH_REASONS] = reasons
-
-    def _record_tokens(self, usage: Any, attrs: dict[str, Any]) -> None:
-        if self._tokens is not None:
-            self._tokens.record(usage.total_input, {**attrs, sc.TOKEN_TYPE: sc.TOKEN_INPUT})
-            self._tokens.record(usage.output, {**attrs, sc.TOKEN_TYPE: sc.TOKEN_OUTPUT})
-        if self._counters:
-            counted = {**attrs, sc.TOKEN_MODALITY: sc.MODALITY_UNKNOWN}
+        metric_sets = self._metric_attrs(live, response_model, error_type)
+        self._duration.record(end.duration, metric_sets[0])
+        if usage is not None:
+            tokens = self._tokens
+            if tokens is not None:
+                tokens.record(usage.total_input, metric_sets[1])
+                tokens.record(usage.output, metric_sets[2])
             for field, counter in self._counters.items():
-                counter.add(getattr(usage, field), counted)
+                counter.add(getattr(usage, field), metric_sets[3])
+
+    def _metric_attrs(
+        self, live: _Live, response_model: str | None, error_type: str | None
+    ) -> tuple[dict[str, Any], ...]:
+        """The metric attribute dicts of a call: the duration's, the input and output
+        token records' (gen_ai.token.type), the counters' (gen_ai.token.modality); made
+        once per combination and reused (the SDK copies what it keeps)."""
+        key = (live.host, live.port, live.model, response_model, error_type)
+        sets = self._metric_sets.get(key)
+        if sets is None:
+            attrs: dict[str, Any] = {
+                sc.OPERATION_NAME: sc.OPERATION_CHAT,
+                sc.PROVIDER_NAME: sc.PROVIDER_MOONSHOT,
+                sc.SERVER_ADDRESS: live.host,
+                sc.SERVER_PORT: live.port,
+            }
+            if live.model is not None:
+                attrs[sc.REQUEST_MODEL] = live.model
+            if response_model is not None:
+                attrs[sc.RESPONSE_MODEL] = response_model
+            if error_type is not None:
+                attrs[sc.ERROR_TYPE] = error_type
+            sets = (
+                attrs,
+                {**attrs, sc.TOKEN_TYPE: sc.TOKEN_INPUT},
+                {**attrs, sc.TOKEN_TYPE: sc.TOKEN_OUTPUT},
+                {**attrs, sc.TOKEN_MODALITY: sc.MODALITY_UNKNOWN},
+            )
+            if len(self._metric_sets) >= _METRIC_SETS_KEPT:
+                self._metric_sets.clear()
+            self._metric_sets[key] = sets
+        return sets
 
     # --- tools ------------------------------------------------------------------------------
 

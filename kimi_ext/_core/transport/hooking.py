@@ -136,6 +136,14 @@ class CallInfo:
             return redact(value, self._secret)
         return value
 
+    def fields(self, *names: str) -> list[Any]:
+        """Several top-level fields at once, as :meth:`field` reads each (strings redacted,
+        None when absent): ``model, limit = call.fields("model", "max_tokens")``."""
+        built = self._built
+        get = (built if built is not None else self.body).get
+        secret = self._secret
+        return [redact(v, secret) if isinstance(v, str) else v for v in map(get, names)]
+
     @property
     def model(self) -> str | None:
         """The model asked for (None when the body names none)."""
