@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import interrupt_at
 
 import kimi_ext
 from kimi_ext.cli import EXIT_INTERRUPTED
 from kimi_ext.testing import Fault, KimiStandIn, Reply
+from tests.support.cli import interrupt_at
 
 LEFT, UP, CTRL_C, CTRL_D = b"\x1b[D", b"\x1b[A", b"\x03", b"\x04"
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from quality_helpers import ASYNC_STREAM, FINAL, SYNC_STREAM, encode_event, stream_response
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Message, Response, Usage, usage_of
@@ -30,6 +29,7 @@ from kimi_ext.chat.stream import ChatAccumulator
 from kimi_ext.errors import RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
 from kimi_ext.responses.stream import ResponseAccumulator
+from tests.support.robustness import ASYNC_STREAM, FINAL, SYNC_STREAM, encode_event, stream_response
 
 # ------------------------------------------------------------------ sending and retries
 

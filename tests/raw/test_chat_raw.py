@@ -8,7 +8,6 @@ included), and that openapi/chat.yaml itself states the documented limits and de
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,7 +58,8 @@ from kimi_raw.chat.models import (
 from kimi_raw.chat.types import UNSET, Unset
 from pytest_httpserver import HTTPServer
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 FIXTURES = ROOT / "tests" / "fixtures" / "chat"
 SPEC = ROOT / "openapi" / "chat.yaml"
 PATH = "/v1/chat/completions"

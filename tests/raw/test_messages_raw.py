@@ -9,7 +9,6 @@ envelopes and SSE event payloads from tests/fixtures/messages/ must parse and ro
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,8 +75,8 @@ from werkzeug import Request
 
 from kimi_ext import RequestValidationError
 from kimi_ext._core.contract.validation import validate
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"
 SPEC = ROOT / "openapi" / "messages.yaml"
 TOKEN = "k"

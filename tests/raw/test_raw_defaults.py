@@ -26,7 +26,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -64,8 +63,8 @@ from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
 from kimi_ext._core.contract.validation import validate
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("chat", "messages", "responses")
 REQUEST_ROOTS = {

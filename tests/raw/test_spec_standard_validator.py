@@ -9,17 +9,16 @@ Requests also get the same verdict from kimi_ext's contract validator.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 from ruamel.yaml import YAML
-from test_responses_raw import REQUEST_BODIES as RESPONSES_REQUESTS
 
 from kimi_ext._core.contract import Violation, contract
+from tests.support.paths import ROOT
+from tests.support.responses_requests import REQUEST_BODIES as RESPONSES_REQUESTS
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("chat", "messages", "responses")
 SCHEMA = {
