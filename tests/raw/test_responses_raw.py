@@ -230,24 +230,6 @@ def test_other_custom_tools_are_refused() -> None:
     assert "apply_patch" in str(info.value)
 
 
-def test_constructor_leaves_documented_defaults_off_the_wire(httpserver: HTTPServer) -> None:
-    """Defaults are documented on referenced component schemas, so the generator does not
-    turn them into constructor defaults: like from_dict, a constructor call sends only the
-    fields it was given (no `stream: false`, no `max_output_tokens: 131072`).
-    """
-    request = CreateResponseRequest(
-        model=CreateResponseRequestModel.KIMI_K3_1_PRO, input_="Reply with OK."
-    )
-    _, wire = send(httpserver, request)
-    assert wire == {"model": "kimi-k3.1-pro", "input": "Reply with OK."}
-    assert request.stream is UNSET
-    assert request.max_output_tokens is UNSET
-    assert ReasoningConfig().to_dict() == {}
-    assert PromptCacheOptions(mode=PromptCacheOptionsMode.IMPLICIT).to_dict() == {
-        "mode": "implicit"
-    }
-
-
 def test_request_built_with_constructors(httpserver: HTTPServer) -> None:
     weather = FunctionTool(
         name="get_weather",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import kimi_ext
-from kimi_ext import usage_of
+from kimi_ext import Usage, usage_of
 
 
 def test_usage_is_normalized_without_double_counting() -> None:
@@ -59,3 +59,13 @@ def test_usage_in_first_choice_and_missing_usage() -> None:
     assert usage_of(chat).total_input == 7
     assert usage_of({"choices": []}) == kimi_ext.Usage()
     assert usage_of(kimi_ext.ChatCompletion(chat)).total_input == 7
+
+
+def test_usage_of_anything() -> None:
+    assert usage_of(None) == Usage() and usage_of([1]) == Usage()
+    assert usage_of({"usage": {"prompt_tokens": 3, "completion_tokens": 2}}).total == 5
+    messages = usage_of({"usage": {"input_tokens": 1, "cache_creation_input_tokens": 4}})
+    assert (messages.total_input, messages.cache_write) == (5, 4)
+    responses = usage_of({"usage": {"input_tokens": 1, "output_tokens": 2}})
+    assert (responses.total_input, responses.output) == (1, 2)
+    assert usage_of({"choices": [{"usage": {"prompt_tokens": 9}}]}).total_input == 9

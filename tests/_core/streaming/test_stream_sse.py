@@ -246,3 +246,9 @@ def test_property_any_split_gives_the_events_of_the_whole(case: tuple[bytes, lis
     whole = decode(body)
     assert decode(*pieces) == whole
     assert whole == reference(body.decode())
+
+
+def test_sse_flush_of_a_first_line_with_a_byte_order_mark() -> None:
+    decoder = SSEDecoder()
+    assert decoder.feed("\ufeffdata: only".encode()) == []
+    assert [e.data for e in decoder.flush()] == ["only"]
