@@ -1,4 +1,6 @@
-"""Chat streams at their edges: logprobs merged, choice fields kept whichever keys a gateway leaves out, deltas with several fields, tool arguments in many fragments, and a 200 that is not an event stream."""
+"""Chat streams at their edges: logprobs merged, choice fields kept whichever keys a gateway
+leaves out, deltas with several fields, tool arguments in many fragments, and a 200 that is
+not an event stream."""
 
 from __future__ import annotations
 

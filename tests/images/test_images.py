@@ -1,4 +1,5 @@
-"""kimi_ext.images: media types sniffed from bytes, blocks and parts per format, and each format's image rules."""
+"""kimi_ext.images: media types sniffed from bytes, blocks and parts per format, and each
+format's image rules."""
 
 from __future__ import annotations
 

@@ -476,7 +476,7 @@ def test_a_lone_surrogate_is_sent_as_a_json_escape_not_a_raw_error(
 ) -> None:
     """UTF-8 cannot carry half a surrogate pair, JSON's \\u escapes can: the body goes out as
     valid ASCII JSON and the server reads back exactly the string given (a history holding
-    half a pair, as some servers send, stays sendable; see tests/streams)."""
+    half a pair, as some servers send, stays sendable; see tests/_core/streaming)."""
     from kimi_ext.testing import KimiStandIn
 
     with KimiStandIn() as standin, Kimi(api_key=standin.api_key, base_url=standin.base_url) as c:

@@ -1,8 +1,7 @@
-"""Shared helpers and fixtures for tests/history.
+"""Shared helpers and fixtures of the history, continuation and tool tests.
 
-Test modules import the fixtures they use from here (the tests directories are not
-packages, and ``tests/client`` imports its ``conftest`` by name, so this directory has no
-conftest.py).
+Test modules import the fixtures they use from here (they are used by tests in several
+folders: tests/_core/model, tests/continuation, tests/tool_loop, tests/tools).
 
 Most tests run against the offline stand-in (:mod:`kimi_ext.testing`), which enforces the
 service's history rules; a few need replies the stand-in cannot script (a function call

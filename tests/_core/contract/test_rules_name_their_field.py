@@ -1,4 +1,5 @@
-"""Every documented rule names its field when a request breaks it (checked before sending, by kimi_ext._core.contract through prepare), and the client options that are fine."""
+"""Every documented rule names its field when a request breaks it (checked before sending, by
+kimi_ext._core.contract through prepare), and the client options that are fine."""
 
 from __future__ import annotations
 

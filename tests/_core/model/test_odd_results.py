@@ -1,4 +1,5 @@
-"""Results (kimi_ext._core.model.result) on odd JSON: accessors never fail and say what they can; identity, request ids and parsed errors."""
+"""Results (kimi_ext._core.model.result) on odd JSON: accessors never fail and say what they
+can; identity, request ids and parsed errors."""
 
 from __future__ import annotations
 

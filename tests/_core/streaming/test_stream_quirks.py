@@ -611,7 +611,7 @@ def test_a_stream_cut_after_the_answer_finished_is_incomplete(fmt: str, broken: 
     """A broken connection is never taken for the end: the client cannot tell what else was
     coming (Chat's usage chunk...); nor is a Messages body ending before message_stop. The
     partial holds the finished answer, which resume() returns as it is, without a request
-    (tests/history/test_continuation.py)."""
+    (tests/continuation/test_continuation.py)."""
     if fmt == "chat":
         body = sse(chunk({"content": "Hi"}), chunk({}, "stop"))
     else:

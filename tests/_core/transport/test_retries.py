@@ -1,4 +1,5 @@
-"""kimi_ext._core.transport.retries: a server's x-should-retry, unreadable retry hints, and the backoff they fall back to."""
+"""kimi_ext._core.transport.retries: a server's x-should-retry, unreadable retry hints, and the
+backoff they fall back to."""
 
 from __future__ import annotations
 

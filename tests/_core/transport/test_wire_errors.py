@@ -1,4 +1,5 @@
-"""kimi_ext._core.transport.wire_errors: error envelopes of every shape, and errors from a response that has no request."""
+"""kimi_ext._core.transport.wire_errors: error envelopes of every shape, and errors from a
+response that has no request."""
 
 from __future__ import annotations
 

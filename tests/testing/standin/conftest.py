@@ -1,4 +1,4 @@
-"""Fixtures for the stand-in's own tests (helpers live in standin_helpers.py)."""
+"""Fixtures for the stand-in's own tests (helpers live in tests/support/standin.py)."""
 
 from __future__ import annotations
 
