@@ -25,10 +25,13 @@ HTTPX_OLDEST    ?= 0.27.0
 HTTPCORE_OLDEST ?= 1.0.0
 OLD_VENV        := .venv-httpx-oldest
 OLD_STAMP       := $(OLD_VENV)/.installed-$(HTTPX_OLDEST)
-TRANSPORT_TESTS := tests/client tests/streams tests/quality/test_hostile.py \
-	tests/quality/test_fault_matrix.py tests/quality/test_redaction_fast.py \
-	tests/quality/test_request_build.py tests/quality/test_send_memory.py \
-	tests/quality/test_coverage_gaps.py tests/quality/test_accumulator_properties.py
+TRANSPORT_TESTS := tests/client tests/_core/transport tests/_core/streaming \
+	tests/chat tests/messages tests/responses tests/quality/test_hostile.py \
+	tests/quality/test_fault_matrix.py tests/quality/test_accumulator_properties.py \
+	tests/structured tests/images tests/usage tests/formats tests/_type_schema \
+	tests/_core/model/test_odd_results.py tests/_core/model/test_result_fields.py \
+	tests/_core/contract/test_rules_name_their_field.py \
+	tests/_core/contract/test_effort_literal.py
 
 $(OLD_STAMP): pyproject.toml
 	test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV)

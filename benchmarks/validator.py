@@ -28,7 +28,6 @@ import inspect
 import io
 import json
 import statistics
-import sys
 import time
 import tokenize
 from collections.abc import Callable, Iterator
@@ -36,9 +35,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-# The corpus is the tests' own: their helper folders are on the path as pytest puts them.
-for folder in ("client", "contract", "quality"):
-    sys.path.insert(0, str(ROOT / "tests" / folder))
+# The corpus is the tests' own (the package ``tests``, importable from the repository root
+# as ``python -m benchmarks.validator`` runs).
 
 from kimi_ext._core.call.building import prepare  # noqa: E402
 from kimi_ext._core.contract import Contract, Violation, contract  # noqa: E402
@@ -135,11 +133,12 @@ def _drawn(strategy: Any, examples: int) -> list[Any]:
 
 def corpus(examples: int) -> dict[str, list[tuple[str, dict[str, Any]]]]:
     """Bad (and a few valid) bodies by source: (format, body)."""
-    from client_helpers import minimal
-    from drawing import mutated
-    from quality_helpers import json_values
-    from test_three_verdicts import VALID, drawn_bodies, plain
-    from test_validation import CASES
+    from tests._core.contract.test_three_verdicts import drawn_bodies, plain
+    from tests.client.test_validation import CASES
+    from tests.support.client import minimal
+    from tests.support.drawing import mutated
+    from tests.support.robustness import json_values
+    from tests.support.valid_requests import VALID
 
     cases = [(fmt, minimal(fmt, **extra)) for fmt, extra, _, _ in CASES]
     drawn: list[tuple[str, dict[str, Any]]] = []
@@ -159,7 +158,7 @@ def corpus(examples: int) -> dict[str, list[tuple[str, dict[str, Any]]]]:
 
 
 def compare_wording(examples: int, verbose: bool) -> list[list[str]]:
-    from test_validation import CASES
+    from tests.client.test_validation import CASES
 
     rows = []
     for name, bodies in corpus(examples).items():
@@ -187,7 +186,7 @@ def compare_wording(examples: int, verbose: bool) -> list[list[str]]:
             ]
         )
     promised = {"ours": 0, "jsonschema": 0}
-    from client_helpers import minimal
+    from tests.support.client import minimal
 
     for fmt, extra, field, rule in CASES:
         for name in promised:

@@ -5,9 +5,7 @@ spec under a standard JSON Schema 2020-12 validator (not the client's own)."""
 from __future__ import annotations
 
 import signal
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +18,8 @@ from kimi_ext.testing.pytest_plugin import (
     pytest_configure,
 )
 
-# The standard validators built straight from openapi/*.yaml (shared with tests/contract).
-sys.path.insert(0, str(Path(__file__).parent / "contract"))
-from spec import request_component, request_validator, spec
+# The standard validators built straight from openapi/*.yaml (tests/support/spec.py).
+from tests.support.spec import request_component, request_validator, spec
 
 # The plugin's fixtures and its options (--kimi-record-mode...), as the installed plugin
 # would give them.

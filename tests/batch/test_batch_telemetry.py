@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from batch_helpers import mixed
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
@@ -16,6 +15,7 @@ from kimi_ext.batch import arun_batch
 from kimi_ext.hooks import CallEnd, CallInfo, Hook, ScopeInfo
 from kimi_ext.telemetry import Telemetry
 from kimi_ext.testing import Fault, KimiStandIn
+from tests.support.batch import mixed
 
 
 async def test_a_batch_run_is_one_parent_span_of_its_calls(kimi_standin: KimiStandIn) -> None:

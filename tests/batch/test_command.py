@@ -14,9 +14,18 @@ import time
 from pathlib import Path
 
 import pytest
-from batch_helpers import CLI, answered, env_for, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
 from kimi_ext.testing import KimiStandIn
+from tests.support.batch import (
+    CLI,
+    answered,
+    env_for,
+    kimi_batch,
+    line,
+    mixed,
+    read_jsonl,
+    write_jsonl,
+)
 
 
 class Held:

@@ -9,10 +9,9 @@ import threading
 import time
 from pathlib import Path
 
-from batch_helpers import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
-
 from kimi_ext.batch import BatchRun, run_batch
 from kimi_ext.testing import Fault, KimiStandIn
+from tests.support.batch import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
 
 def run_api(standin: KimiStandIn, source: object, out: Path, **options: object) -> list[dict]:

@@ -12,10 +12,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from batch_helpers import CLI, env_for, mixed, read_jsonl, write_jsonl
-
 from kimi_ext.batch import fingerprint, idempotency_key, job_id_for
 from kimi_ext.testing import Fault, KimiStandIn
+from tests.support.batch import CLI, env_for, mixed, read_jsonl, write_jsonl
 
 LINES = 300
 CONCURRENCY = 4

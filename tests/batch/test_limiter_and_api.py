@@ -10,11 +10,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from batch_helpers import line, read_jsonl
 
 from kimi_ext.batch import BatchRun, arun_batch, run_batch
 from kimi_ext.batch.limiter import RateLimiter, reset_seconds
 from kimi_ext.testing import KimiStandIn
+from tests.support.batch import line, read_jsonl
 
 
 def test_reset_headers_are_read_in_the_gateways_spellings() -> None:

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from batch_helpers import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
 from kimi_ext.batch import BatchInputError, run_batch
 from kimi_ext.testing import KimiStandIn
+from tests.support.batch import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
 
 def test_three_endpoints_mixed_in_one_file_give_batch_output_lines(

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from batch_helpers import line, mixed, write_jsonl
 
 from kimi_ext.batch import BatchInputError, idempotency_key
 from kimi_ext.testing import KimiStandIn
+from tests.support.batch import line, mixed, write_jsonl
 
 ray = pytest.importorskip("ray")  # the ray extra (in dev: CI runs this)
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from batch_helpers import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
-
 from kimi_ext.batch import idempotency_key, job_id_for
 from kimi_ext.testing import Fault, KimiStandIn
+from tests.support.batch import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
 
 def keys_by_id(standin: KimiStandIn) -> dict[str, set[str]]:

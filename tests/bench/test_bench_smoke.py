@@ -6,16 +6,11 @@ compare against are dev dependencies, so this runs wherever the suite runs.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.__main__ import main  # noqa: E402
+from benchmarks.__main__ import main
 
 
 def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

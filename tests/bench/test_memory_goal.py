@@ -7,19 +7,13 @@ child's figures are given, and the rows built from them are checked.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks import CONFIGS, GOALS, suite  # noqa: E402
-from benchmarks.contenders import BASELINE, KIMI_STREAM  # noqa: E402
+from benchmarks import CONFIGS, GOALS, suite
+from benchmarks.contenders import BASELINE, KIMI_STREAM
 
 MIB = 1 << 20
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def test_the_validator_comparison_runs() -> None:

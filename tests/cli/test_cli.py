@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import Piped
 
 from kimi_ext.cli import EXIT_CODES, EXIT_INTERRUPTED, exit_code
 from kimi_ext.errors import APIStatusError, QuotaExceededError
 from kimi_ext.testing import Fault, KimiStandIn, Reply
+from tests.support.cli import Piped
 
 CODE = {cls.__name__: code for cls, code in EXIT_CODES}
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import CLI, Piped, interrupt_at
 
 from kimi_ext import ChatHistory, KimiError, MessagesHistory, ResponsesHistory
 from kimi_ext.cli import (
@@ -25,9 +24,11 @@ from kimi_ext.cli import (
     EXIT_USAGE,
 )
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
+from tests.support.cli import CLI, Piped, interrupt_at
+from tests.support.paths import ROOT
 
 HISTORY = {"chat": ChatHistory, "messages": MessagesHistory, "responses": ResponsesHistory}
-README = Path(__file__).parents[2] / "README.md"
+README = ROOT / "README.md"
 ENVELOPE_KEYS = {
     "format", "model", "request_id", "text", "reasoning", "tool_calls", "usage",
     "stop_reason", "raw",

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import Piped
 
 import kimi_ext
 from kimi_ext.cli import EXIT_INTERRUPTED, EXIT_STANDIN, EXIT_USAGE
 from kimi_ext.testing import Fault, KimiStandIn, Reply
+from tests.support.cli import Piped
 
 CLI = [sys.executable, "-m", "kimi_ext.cli"]
 

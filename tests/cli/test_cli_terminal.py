@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import interrupt_at
 
 import kimi_ext
 from kimi_ext.cli import EXIT_INTERRUPTED
 from kimi_ext.testing import Fault, KimiStandIn, Reply
+from tests.support.cli import interrupt_at
 
 LEFT, UP, CTRL_C, CTRL_D = b"\x1b[D", b"\x1b[A", b"\x03", b"\x04"
 
@@ -37,7 +37,7 @@ class Terminal:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KIMI_")}
         env.update(KIMI_API_KEY=standin.api_key, PYTHONUNBUFFERED="1", TERM="xterm")
         env.pop("INPUTRC", None)
-        if setup is not None:  # a Ctrl-C during start-up (see cli_helpers.interrupt_at)
+        if setup is not None:  # a Ctrl-C during start-up (see tests.support.cli.interrupt_at)
             interrupt_at(setup, env, os.environ["KIMI_TEST_SIGINT_AT"], wait=True)
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(

@@ -1,31 +1,6 @@
-"""Fixtures for client tests against pytest-httpserver."""
+"""Fixtures for the client tests: a Kimi / AsyncKimi against pytest-httpserver, whose waits
+between retries are recorded instead of slept (defined in tests/support/client.py)."""
 
-from __future__ import annotations
+from tests.support.client import aclient, client, sleeps
 
-from typing import Any
-
-import pytest
-from client_helpers import KEY, SleepRecorder
-
-from kimi_ext import AsyncKimi, Kimi
-
-
-@pytest.fixture
-def sleeps() -> SleepRecorder:
-    return SleepRecorder()
-
-
-@pytest.fixture
-def client(httpserver: Any, sleeps: SleepRecorder) -> Any:
-    c = Kimi(api_key=KEY, base_url=httpserver.url_for("").rstrip("/"))
-    c._sender.sleep = sleeps
-    yield c
-    c.close()
-
-
-@pytest.fixture
-async def aclient(httpserver: Any, sleeps: SleepRecorder) -> Any:
-    c = AsyncKimi(api_key=KEY, base_url=httpserver.url_for("").rstrip("/"))
-    c._sender.sleep = sleeps.asleep
-    yield c
-    await c.close()
+__all__ = ["aclient", "client", "sleeps"]

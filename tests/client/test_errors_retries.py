@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from client_helpers import KEY, OK, PATHS, SleepRecorder, acreate, create, minimal
 from werkzeug import Response
 
 import kimi_ext
 from kimi_ext import AsyncKimi, Kimi
+from tests.support.client import KEY, OK, PATHS, SleepRecorder, acreate, create, minimal
 
 MESSAGES_ENVELOPE = {
     "type": "error",

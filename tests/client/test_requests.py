@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
-from client_helpers import KEY, OK, PATHS, acreate, create, minimal
 
 import kimi_ext
 from kimi_ext import ChatCompletion, Kimi, Message, Response
+from tests.support.client import KEY, OK, PATHS, acreate, create, minimal
 
 FORMATS = ("chat", "messages", "responses")
 EFFORT_FIELD = {

@@ -8,7 +8,6 @@ import math
 from typing import Any
 
 import pytest
-from client_helpers import KEY, MESSAGE_OK, OK, PATHS, RESPONSE_OK, create, minimal
 
 import kimi_ext
 from kimi_ext import (
@@ -19,6 +18,7 @@ from kimi_ext import (
     RequestValidationError,
     ResponsesHistory,
 )
+from tests.support.client import KEY, MESSAGE_OK, OK, PATHS, RESPONSE_OK, create, minimal
 
 FORMATS = ("chat", "messages", "responses")
 HISTORIES = {"chat": ChatHistory, "messages": MessagesHistory, "responses": ResponsesHistory}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from client_helpers import OK, PATHS, acreate, create, minimal
 
 from kimi_ext import Kimi, RequestValidationError
+from tests.support.client import OK, PATHS, acreate, create, minimal
 
 FN = {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}
 MSG_TOOL = {"name": "get_weather", "input_schema": {"type": "object"}}

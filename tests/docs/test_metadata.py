@@ -10,8 +10,8 @@ import tomllib
 from pathlib import Path
 
 import kimi_ext
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 

@@ -25,8 +25,9 @@ from typing import Any
 import pytest
 
 from kimi_ext.testing import KimiStandIn
+from tests.support.paths import ROOT
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = ROOT / "README.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 
 

@@ -21,7 +21,10 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from quality_helpers import (
+
+from kimi_ext import IncompleteStreamError, KimiError, usage_of
+from kimi_ext._core.streaming.stream import ErrorEventReceived
+from tests.support.robustness import (
     ACCUMULATOR,
     ASYNC_STREAM,
     FINAL,
@@ -33,9 +36,6 @@ from quality_helpers import (
     recorded_streams,
     stream_response,
 )
-
-from kimi_ext import IncompleteStreamError, KimiError, usage_of
-from kimi_ext._core.streaming.stream import ErrorEventReceived
 
 FORMATS = ("chat", "messages", "responses")
 SETTINGS = settings(

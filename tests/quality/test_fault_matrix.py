@@ -19,7 +19,11 @@ from typing import Any
 
 import httpx
 import pytest
-from quality_helpers import (
+
+import kimi_ext
+from kimi_ext import APIResponseError, AsyncKimi, IncompleteStreamError, Kimi, KimiError
+from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
+from tests.support.robustness import (
     FINAL,
     FORMATS,
     RESULT,
@@ -36,10 +40,6 @@ from quality_helpers import (
     standin_client,
     summary,
 )
-
-import kimi_ext
-from kimi_ext import APIResponseError, AsyncKimi, IncompleteStreamError, Kimi, KimiError
-from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
 
 REPLY = Reply(
     text="Oslo is 12 degrees and sunny today; Bergen is rainy.",
@@ -495,7 +495,7 @@ STREAM_BREAKS = [
 
 
 def recorded_stream(fmt: str) -> bytes:
-    from quality_helpers import FIXTURES
+    from tests.support.robustness import FIXTURES
 
     name = {"chat": "stream_tool_calls.sse", "messages": "stream_tool_use.sse", "responses": "stream_function_call.sse"}[fmt]  # fmt: skip
     return (FIXTURES / fmt / name).read_bytes()

@@ -25,12 +25,17 @@ import time
 import traceback
 import zlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from hostile_server import (
+
+import kimi_ext
+from kimi_ext import AsyncKimi, Kimi
+from kimi_ext._core.transport.retries import RetryPolicy
+from kimi_ext._core.transport.sending import connection_error
+from kimi_ext._core.transport.wire_errors import is_quota_error
+from tests.support.hostile_server import (
     CHAT_OK,
     SSE,
     RawRequest,
@@ -41,12 +46,7 @@ from hostile_server import (
     replies,
     reply,
 )
-
-import kimi_ext
-from kimi_ext import AsyncKimi, Kimi
-from kimi_ext._core.transport.retries import RetryPolicy
-from kimi_ext._core.transport.sending import connection_error
-from kimi_ext._core.transport.wire_errors import is_quota_error
+from tests.support.paths import TESTS as TESTS_DIR
 
 KEY = "sk-hostile-KEY-5f3a9c0e1d2b4a6f8e7d"
 CHAT = {"model": "kimi-k3.1-pro", "messages": [{"role": "user", "content": "Hi"}]}
@@ -86,7 +86,8 @@ def silent() -> Iterator[RawServer]:
 # ------------------------------------------------------------------------ secrets
 
 
-TESTS = str(Path(__file__).parent)
+# Frames of the suite itself (this module, tests/support/hostile_server.py) are left out.
+TESTS = str(TESTS_DIR)
 
 
 def traceback_with_locals(exc: BaseException) -> str:
@@ -475,7 +476,7 @@ def test_a_lone_surrogate_is_sent_as_a_json_escape_not_a_raw_error(
 ) -> None:
     """UTF-8 cannot carry half a surrogate pair, JSON's \\u escapes can: the body goes out as
     valid ASCII JSON and the server reads back exactly the string given (a history holding
-    half a pair, as some servers send, stays sendable; see tests/streams)."""
+    half a pair, as some servers send, stays sendable; see tests/_core/streaming)."""
     from kimi_ext.testing import KimiStandIn
 
     with KimiStandIn() as standin, Kimi(api_key=standin.api_key, base_url=standin.base_url) as c:

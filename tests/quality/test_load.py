@@ -19,10 +19,10 @@ import tracemalloc
 from typing import Any
 
 import httpx
-from quality_helpers import FINAL, FORMATS, request, resource
 
 from kimi_ext import AsyncKimi
 from kimi_ext.testing import KimiStandIn, RecordedRequest, Reply
+from tests.support.robustness import FINAL, FORMATS, request, resource
 
 STREAMS = int(os.environ.get("KIMI_LOAD_STREAMS", "500"))
 # Every stream has its own connection (all are open at once); a few stay pooled after.

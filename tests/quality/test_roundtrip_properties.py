@@ -15,7 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from quality_helpers import (
+
+from kimi_ext.chat.stream import ChatStreamEvent
+from kimi_ext.messages.stream import MessagesStreamEvent
+from kimi_ext.responses.stream import ResponsesStreamEvent
+from tests.support.robustness import (
     RESULT,
     canonical,
     catch_all_sites,
@@ -24,10 +28,6 @@ from quality_helpers import (
     mutated,
     recorded_payloads,
 )
-
-from kimi_ext.chat.stream import ChatStreamEvent
-from kimi_ext.messages.stream import MessagesStreamEvent
-from kimi_ext.responses.stream import ResponsesStreamEvent
 
 CASES = recorded_payloads()
 EVENT = {

@@ -9,7 +9,6 @@ envelopes and SSE event payloads from tests/fixtures/messages/ must parse and ro
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,8 +75,8 @@ from werkzeug import Request
 
 from kimi_ext import RequestValidationError
 from kimi_ext._core.contract.validation import validate
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "messages"
 SPEC = ROOT / "openapi" / "messages.yaml"
 TOKEN = "k"
@@ -449,34 +448,6 @@ def test_anthropic_version_header_is_sent_by_default_and_can_be_set(
     assert request.headers["anthropic-version"] == "2023-06-01"
     _, request = send(httpserver, body, anthropic_version="2023-06-01")
     assert request.headers["anthropic-version"] == "2023-06-01"
-
-
-def test_constructors_and_from_dict_leave_documented_defaults_off_the_wire() -> None:
-    # The request defaults sit on referenced component schemas, so neither the constructor
-    # nor from_dict fills them in; only the `type` (and web search `name`) constants are.
-    # (tests/raw/test_raw_defaults.py covers every request model of the three formats.)
-    built = CreateMessageRequest(
-        model=CreateMessageRequestModel.KIMI_K3_1_PRO, max_tokens=1, messages=ok_messages()
-    ).to_dict()
-    assert set(built) == {"model", "max_tokens", "messages"}
-    cache = CacheControl()
-    assert cache.to_dict() == {"type": "ephemeral"}
-    assert OutputConfig().to_dict() == {}
-    assert ToolResultBlock(tool_use_id="functions.f:0", content="x").to_dict() == {
-        "type": "tool_result",
-        "tool_use_id": "functions.f:0",
-        "content": "x",
-    }
-    assert ToolChoice(type_=ToolChoiceType.AUTO).to_dict() == {"type": "auto"}
-    assert WebSearchTool().to_dict() == {"type": "web_search_20250305", "name": "web_search"}
-    raw = {
-        "model": "kimi-k3.1-pro",
-        "max_tokens": 1,
-        "messages": [{"role": "user", "content": "x"}],
-    }
-    assert CreateMessageRequest.from_dict(raw).to_dict() == raw
-    assert CacheControl.from_dict({"type": "ephemeral"}).to_dict() == {"type": "ephemeral"}
-    assert OutputConfig.from_dict({}).to_dict() == {}
 
 
 def test_request_only_enums_reject_unknown_values() -> None:

@@ -16,6 +16,9 @@ fields send exactly those fields (plus their `type` / `role`), explicitly passed
 (defaults included) are still sent, a filled-in `type` or `role` never changes how received
 JSON parses, the cache TTL enums have readable member names, and the Messages request takes
 the fixed sampling fields `temperature` and `top_p`.
+
+This is the one suite for documented defaults in the raw clients (the per-format raw tests
+leave them here): every case is parametrized over the three formats.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -40,6 +42,7 @@ from kimi_raw.chat.models import (
     DynamicToolsMessage,
     FunctionDefinition,
     FunctionTool,
+    ImageUrl,
     JsonSchemaFormat,
     JsonSchemaFormatSchema,
     PromptCacheOptions,
@@ -64,8 +67,8 @@ from pytest_httpserver import HTTPServer
 
 from kimi_ext import RequestValidationError
 from kimi_ext._core.contract.validation import validate
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 FORMATS = ("chat", "messages", "responses")
 REQUEST_ROOTS = {
@@ -152,8 +155,16 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
             ),
             {"model": "kimi-k3.1-pro", "messages": HI_MESSAGES},
         ),
+        (
+            "request_kimi_k3",
+            lambda: CreateChatCompletionRequest(
+                model=ChatModel.KIMI_K3, messages=[UserMessage(content="hi")]
+            ),
+            {"model": "kimi-k3", "messages": HI_MESSAGES},
+        ),
         ("prompt_cache_options", PromptCacheOptions, {}),
         ("stream_options", StreamOptions, {}),
+        ("function_definition", lambda: FunctionDefinition(name="f"), {"name": "f"}),
         (
             "function_tool",
             lambda: FunctionTool(function=FunctionDefinition(name="f")),
@@ -166,9 +177,20 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
             ),
             {"type": "json_schema", "json_schema": {"name": "n", "schema": {}}},
         ),
+        (
+            "json_schema",
+            lambda: JsonSchemaFormat(name="n", schema=JsonSchemaFormatSchema.from_dict({})),
+            {"name": "n", "schema": {}},
+        ),
+        ("image_url", lambda: ImageUrl(url="ms://x"), {"url": "ms://x"}),
         ("text_part", lambda: TextPart(text="x"), {"type": "text", "text": "x"}),
         ("user_message", lambda: UserMessage(content="x"), {"role": "user", "content": "x"}),
         ("assistant_message", AssistantMessage, {"role": "assistant"}),
+        (
+            "assistant_message_with_role",
+            lambda: AssistantMessage(role="assistant"),
+            {"role": "assistant"},
+        ),
         (
             "tool_message",
             lambda: ToolMessage(tool_call_id="functions.f:0", content="ok"),
@@ -191,6 +213,11 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
             "tool_choice",
             lambda: m.ToolChoice(type_=m.ToolChoiceType.ANY),
             {"type": "any"},
+        ),
+        (
+            "tool_choice_auto",
+            lambda: m.ToolChoice(type_=m.ToolChoiceType.AUTO),
+            {"type": "auto"},
         ),
         ("metadata", m.RequestMetadata, {}),
         (
@@ -247,6 +274,11 @@ MINIMAL: dict[str, list[tuple[str, Callable[[], Any], dict[str, Any]]]] = {
         ),
         ("reasoning", r.ReasoningConfig, {}),
         ("prompt_cache_options", r.PromptCacheOptions, {}),
+        (
+            "prompt_cache_options_implicit",
+            lambda: r.PromptCacheOptions(mode=r.PromptCacheOptionsMode.IMPLICIT),
+            {"mode": "implicit"},
+        ),
         ("text", r.TextConfig, {}),
         (
             "text_format_json_schema",

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from otel_helpers import Otel
 
 from kimi_ext import AsyncKimi, Kimi
 from kimi_ext.testing import KimiStandIn
+from tests.support.otel import Otel
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from opentelemetry.trace import SpanKind, StatusCode
-from otel_helpers import Otel
 
 import kimi_ext
 from kimi_ext import AsyncKimi, Kimi
 from kimi_ext.errors import IncompleteStreamError, InternalServerError
 from kimi_ext.testing import Fault, KimiStandIn, Reply, ToolCallSpec
+from tests.support.otel import Otel
 
 MODEL = "kimi-k3.1-pro"
 FORMATS = ["chat", "messages", "responses"]

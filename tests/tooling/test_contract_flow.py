@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 FORMATS = ("chat", "messages", "responses")
 REQUEST = {
     "chat": "CreateChatCompletionRequest",

@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 FORMATS = ("chat", "messages", "responses")
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from mypy import api
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from tests.support.paths import FIXTURES, ROOT
+
 REQUEST_TYPES = {
     "chat": "CreateChatCompletionRequestParam",
     "messages": "CreateMessageRequestParam",
@@ -340,7 +341,7 @@ def test_the_derived_module_is_what_scripts_derive_types_writes(tmp_path: Path) 
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
+    root = ROOT
     out = tmp_path / "typeddicts.py"
     script = root / "scripts" / "derive_types.py"
     for fmt in REQUEST_TYPES:

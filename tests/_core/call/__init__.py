@@ -1,0 +1,1 @@
+"""Tests of kimi_ext._core.call (the Format object, request building)."""

@@ -1,0 +1,1 @@
+"""Tests of kimi_ext._core.contract (the specs' rules as derived)."""

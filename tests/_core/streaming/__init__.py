@@ -1,0 +1,1 @@
+"""Tests of kimi_ext._core.streaming (SSE decoding, the shared stream classes)."""

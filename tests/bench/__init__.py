@@ -1,0 +1,1 @@
+"""Smoke tests of benchmarks/ (the goals themselves are measured by make bench)."""

@@ -1,0 +1,1 @@
+"""Tests of kimi_ext.client (Kimi, AsyncKimi and their resources)."""

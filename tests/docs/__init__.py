@@ -1,0 +1,1 @@
+"""The README's examples, docstrings and package metadata."""

@@ -1,0 +1,1 @@
+"""Cross-cutting robustness suites: hostile servers, the fault matrix, load, property tests."""

@@ -1,0 +1,1 @@
+"""Tests of the generated kimi_raw clients."""

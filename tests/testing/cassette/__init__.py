@@ -1,0 +1,1 @@
+"""Tests of kimi_ext.testing's cassettes (record, replay, check, the pytest fixture)."""

@@ -1,0 +1,1 @@
+"""Tests of kimi_ext.tool_loop (run_tools)."""

@@ -1,0 +1,1 @@
+"""mypy on users' files against the derived types."""
