@@ -202,7 +202,12 @@ class Telemetry(Hook):
             attrs[sc.REQUEST_TOP_P] = float(top_p)
         if self.capture_content:
             self._capture_input(attrs, call.body, plan)
-        span = self._tracer.start_span(name, kind=SpanKind.CLIENT, attributes=attrs)
+        # From the call's own start, not from now: the time to the first chunk and the
+        # duration are measured from it, so the span holds both even when this hook runs
+        # late on a busy machine.
+        span = self._tracer.start_span(
+            name, kind=SpanKind.CLIENT, attributes=attrs, start_time=call.started_ns
+        )
         call.data[self] = _Live(span, model, plan.host, plan.port)
 
     def _capture_input(self, attrs: dict[str, Any], body: dict[str, Any], fmt: Any) -> None:

@@ -9,11 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from batch_helpers import line
 
 from kimi_ext import ClientConfigError
 from kimi_ext.batch import BatchRun
 from kimi_ext.testing import Fault, KimiStandIn
+from tests.support.batch import line
 
 
 def test_every_attempt_passes_the_limiter_then_the_callers_own_hooks(

@@ -12,10 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
-from client_helpers import KEY, OK, PATHS, SleepRecorder, minimal
 from werkzeug import Response
 
 from kimi_ext import AsyncKimi, ClientConfigError, Kimi
+from tests.support.client import KEY, OK, PATHS, SleepRecorder, minimal
 
 
 def respond(httpserver: Any, status: int, body: Any) -> None:

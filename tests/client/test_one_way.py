@@ -11,7 +11,6 @@ import json
 from typing import Any
 
 import httpx
-from client_helpers import KEY, OK, PATHS, minimal
 
 from kimi_ext import AsyncKimi, Kimi
 from kimi_ext._core.call.calling import AsyncCaller, SyncCaller
@@ -19,6 +18,7 @@ from kimi_ext._core.transport.retries import RetryPolicy
 from kimi_ext._core.transport.secret import Secret
 from kimi_ext._core.transport.sending import AsyncSender, SyncSender
 from kimi_ext.client import AsyncMessages, Messages
+from tests.support.client import KEY, OK, PATHS, minimal
 
 
 def test_every_resource_of_a_client_sends_through_its_one_caller() -> None:

@@ -683,3 +683,30 @@ async def test_an_async_stream_with_a_deadline(
     async with aclient.responses.stream(**params("responses"), deadline=60) as stream:
         result = await stream.get_final_response()
     checked_span(otel, "responses", result, kimi_standin.port, stream=True)
+
+
+def test_the_span_starts_when_the_call_does(kimi_standin: KimiStandIn, otel: Otel) -> None:
+    """The span starts at the call's own start (``CallInfo.started_ns``), not when the
+    telemetry hook gets to run: a hook ahead of it (or a busy machine) cannot make the time
+    to the first chunk, measured from the call's start, longer than the span."""
+
+    class Late(kimi_ext.hooks.Hook):
+        seen: list[int] = []  # noqa: RUF012
+
+        def on_call_start(self, call: Any) -> None:
+            self.seen.append(call.started_ns)
+
+    with Kimi(
+        api_key=kimi_standin.api_key,
+        base_url=kimi_standin.base_url,
+        fallback_base_url=None,
+        hooks=[Late()],
+        telemetry=otel.telemetry(),
+    ) as client:
+        kimi_standin.queue(Reply(text="Hello."))
+        with client.messages.stream(**params("messages")) as stream:
+            stream.get_final_message()
+    span = otel.only_span()
+    assert Late.seen == [span.start_time]
+    ttfc = span.attributes["gen_ai.response.time_to_first_chunk"]
+    assert 0 < ttfc <= (span.end_time - span.start_time) / 1e9

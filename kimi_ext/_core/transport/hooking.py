@@ -88,11 +88,14 @@ EVENTS = tuple(name for name in vars(Hook) if name.startswith("on_"))
 
 class CallInfo:
     """One logical call as hooks see it: its format, whether it streams, where it goes and
-    the JSON body as sent (``body``, decoded on first use). ``data`` is for the hooks."""
+    the JSON body as sent (``body``, decoded on first use). ``data`` is for the hooks.
+    ``started`` is when it began on the ``time.perf_counter()`` clock (durations and the
+    time to the first event are measured from it), ``started_ns`` the same moment on the
+    ``time.time_ns()`` clock (a span that starts with the call uses it)."""
 
     __slots__ = (
         "_body", "_built", "_content", "_secret", "base_url", "data", "format", "operation",
-        "started", "stream",
+        "started", "started_ns", "stream",
     )  # fmt: skip
 
     def __init__(
@@ -110,6 +113,7 @@ class CallInfo:
         self.base_url = base_url
         self.data: dict[Any, Any] = {}
         self.started = time.perf_counter()
+        self.started_ns = time.time_ns()
         self._content = content
         self._secret = secret
         self._body: Any = None

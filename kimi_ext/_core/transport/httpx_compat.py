@@ -50,7 +50,7 @@ def build_request(
     minus ours, then ours. Measured: 25 us instead of 36 per request, ~2.5 % of a small
     call; kept although under the 5 % bar, because without it (and the rest of issue 25's
     removals) the ``small`` goal (<= 1.10x bare httpx) was missed (messages 1.11-1.12 in two
-    full runs). ``tests/quality/test_request_build.py`` pins that the request equals
+    full runs). ``tests/_core/transport/test_request_build.py`` pins that the request equals
     ``build_request``'s, so an httpx that changes what it merges fails there first.
     """
     if http.cookies or http.params:
