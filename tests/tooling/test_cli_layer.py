@@ -9,29 +9,12 @@ private core module inside a function (broken): a check that cannot fail proves 
 from __future__ import annotations
 
 import ast
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+from tests.support.lint import copy_package, lint
+from tests.support.paths import ROOT
 
 CONTRACT = "The cli uses public names: it imports no kimi_ext._core module"
-
-
-def lint(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run(
-        [str(LINT_IMPORTS), "--no-cache", str(ROOT / "pyproject.toml")],
-        cwd=root, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-
-
-def copy_package(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "kimi_ext", tmp_path / "kimi_ext")
-    return tmp_path
 
 
 def test_the_cli_imports_no_private_core_module() -> None:

@@ -8,30 +8,12 @@ nothing.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.lint import copy_package, lint
 from tests.support.paths import ROOT
-
-LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-
-
-def lint(root: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run(
-        [str(LINT_IMPORTS), "--no-cache", str(ROOT / "pyproject.toml")],
-        cwd=root, env=env, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-
-
-def copy_package(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "kimi_ext", tmp_path / "kimi_ext")
-    return tmp_path
 
 
 def test_the_package_keeps_its_layers_and_has_no_cycles() -> None:

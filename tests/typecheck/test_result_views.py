@@ -20,7 +20,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from mypy import api
+
+from tests.support.mypy_run import marked_line, strict_errors
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HEAD = """\
@@ -309,25 +310,11 @@ def reported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[i
     root = tmp_path_factory.mktemp("user_files")
     sources = {name: HEAD + textwrap.dedent(code) for name, (code, _) in FLAGGED.items()}
     sources |= {name: HEAD + textwrap.dedent(code) for name, code in ACCEPTED.items()}
-    for name, source in sources.items():
-        (root / f"{name}.py").write_text(source, encoding="utf-8")
-    out, err, _ = api.run(
-        ["--strict", "--no-error-summary", "--show-error-codes", "--no-pretty",
-         f"--cache-dir={root / '.mypy_cache'}", *sorted(str(p) for p in root.glob("*.py"))]
-    )  # fmt: skip
-    assert not err, err
-    found: dict[str, list[tuple[int, str]]] = {name: [] for name in sources}
-    for line in out.splitlines():
-        match = re.match(r"(.+?)\.py:(\d+): (error|note): (.*)", line)
-        assert match, line
-        if match[3] == "error":
-            found[Path(match[1]).name].append((int(match[2]), match[4]))
-    return found
+    return strict_errors(root, sources)
 
 
 def _marked_line(code: str) -> int:
-    lines = (HEAD + textwrap.dedent(code)).splitlines()
-    return next(i for i, text in enumerate(lines, 1) if text.endswith("# E"))
+    return marked_line(HEAD + textwrap.dedent(code))
 
 
 @pytest.mark.parametrize("name", list(FLAGGED))

@@ -1,0 +1,34 @@
+"""mypy --strict over small user files, for the type-checking tests: each file's errors by
+line, and the line a case marks as the one that must be flagged (``# E``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from mypy import api
+
+
+def strict_errors(root: Path, sources: Mapping[str, str]) -> dict[str, list[tuple[int, str]]]:
+    """Write each source to ``root/<name>.py``, run mypy --strict once over all of them (a
+    cold run takes seconds) and return file stem -> [(line, message)] of its errors."""
+    for name, source in sources.items():
+        (root / f"{name}.py").write_text(source, encoding="utf-8")
+    out, err, _ = api.run(
+        ["--strict", "--no-error-summary", "--show-error-codes", "--no-pretty",
+         f"--cache-dir={root / '.mypy_cache'}", *sorted(str(p) for p in root.glob("*.py"))]
+    )  # fmt: skip
+    assert not err, err
+    found: dict[str, list[tuple[int, str]]] = {name: [] for name in sources}
+    for line in out.splitlines():
+        match = re.match(r"(.+?)\.py:(\d+): (error|note): (.*)", line)
+        assert match, line
+        if match[3] == "error":
+            found[Path(match[1]).name].append((int(match[2]), match[4]))
+    return found
+
+
+def marked_line(source: str) -> int:
+    """The number of the line of ``source`` that ends with ``# E``."""
+    return next(i for i, text in enumerate(source.splitlines(), 1) if text.endswith("# E"))
