@@ -32,3 +32,12 @@ def strict_errors(root: Path, sources: Mapping[str, str]) -> dict[str, list[tupl
 def marked_line(source: str) -> int:
     """The number of the line of ``source`` that ends with ``# E``."""
     return next(i for i, text in enumerate(source.splitlines(), 1) if text.endswith("# E"))
+
+
+def assert_flagged_on(errors: list[tuple[int, str]], line: int, mentions: str) -> None:
+    """mypy reported errors on ``line`` and nowhere else, one of them mentioning
+    ``mentions`` (when it is not empty)."""
+    assert errors, "mypy accepted it"
+    assert {at for at, _ in errors} == {line}, errors
+    if mentions:
+        assert any(mentions in message for _, message in errors), errors
