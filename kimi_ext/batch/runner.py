@@ -194,10 +194,16 @@ class BatchRun:
         # run after the limiter's.
         given = options.get("event_hooks") or {}
         if isinstance(given, Mapping):  # anything else: AsyncKimi says what is wrong
-            options["event_hooks"] = {
-                "request": [self._before_attempt, *given.get("request", ())],
-                "response": [self._after_attempt, *given.get("response", ())],
-            }
+            # Every key kept (a misspelt event is refused by AsyncKimi, not dropped here);
+            # a value that is not a list is left for AsyncKimi to name too.
+            merged = dict(given)
+            for event, first in (
+                ("request", self._before_attempt),
+                ("response", self._after_attempt),
+            ):
+                own = merged.get(event, ())
+                merged[event] = [first, *own] if isinstance(own, list | tuple) else own
+            options["event_hooks"] = merged
         return AsyncKimi(**options)
 
     async def _before_attempt(self, request: httpx.Request) -> None:

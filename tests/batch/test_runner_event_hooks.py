@@ -50,3 +50,21 @@ def test_bad_event_hooks_in_the_client_options_are_refused(tmp_path: Path) -> No
                         base_url="http://127.0.0.1:9", event_hooks=["not", "a", "dict"])  # fmt: skip
     with pytest.raises(ClientConfigError, match="event_hooks: must be a dict, not list"):
         list(run)
+
+
+@pytest.mark.parametrize(
+    ("hooks", "message"),
+    [
+        ({"respons": []}, "unknown event 'respons'"),
+        ({"request": print}, r"event_hooks\['request'\]: must be a list of functions"),
+    ],
+)
+def test_event_hooks_the_runner_merges_with_are_still_checked(
+    tmp_path: Path, hooks: dict[str, Any], message: str
+) -> None:
+    """The limiter's hooks are added to the caller's, never in place of them: a misspelt
+    event or a value that is not a list reaches AsyncKimi, which names it."""
+    run: Any = BatchRun([line("a")], tmp_path / "out.jsonl", api_key="sk-test-0123456789",
+                        base_url="http://127.0.0.1:9", event_hooks=hooks)  # fmt: skip
+    with pytest.raises(ClientConfigError, match=message):
+        list(run)
