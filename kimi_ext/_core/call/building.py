@@ -2,9 +2,9 @@
 
 The steps, in order: drop client-only options and top-level ``None``s, turn history objects
 into wire lists, place and normalize ``effort``, validate against the documented rules
-(:mod:`kimi_ext._core.contract.validation`), then merge ``extra_body`` (on purpose, unchecked). The path,
-method and format headers come from the generated ``kimi_raw`` request builder, so the wire
-stays defined by the specs in ``openapi/``.
+(:mod:`kimi_ext._core.contract.validation`), then merge ``extra_body`` (on purpose,
+unchecked). The path, method and format headers are the format's ``route``, read from the
+contract derived from its spec, so the wire stays defined by the specs in ``openapi/``.
 """
 
 from __future__ import annotations

@@ -134,11 +134,7 @@ class CallInfo:
         """A top-level field of the body as sent (None when absent), read without decoding
         the whole body: for a scalar such as ``model`` or ``max_tokens`` (a string is
         returned with the key redacted; read lists and objects from :attr:`body`)."""
-        built = self._built
-        value = (built if built is not None else self.body).get(name)
-        if isinstance(value, str):
-            return redact(value, self._secret)
-        return value
+        return self.fields(name)[0]
 
     def fields(self, *names: str) -> list[Any]:
         """Several top-level fields at once, as :meth:`field` reads each (strings redacted,
