@@ -57,11 +57,16 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, TypeVar, overload
 
 from kimi_ext._core.call.format import Continuation, Format
+from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result
 from kimi_ext._core.streaming.stream import StreamEvent
 from kimi_ext.chat.continued import ContinuedChatCompletion
 from kimi_ext.chat.result import ChatCompletion
-from kimi_ext.errors import ContinuationUnsupportedError, IncompleteStreamError
+from kimi_ext.errors import (
+    ContinuationUnsupportedError,
+    IncompleteStreamError,
+    RequestValidationError,
+)
 from kimi_ext.formats import format_of
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.result import Message
@@ -106,18 +111,50 @@ def _rules(fmt: Format[Any, Any, Any]) -> Continuation:
     return fmt.continuation
 
 
-def continue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
-    """Sync body of ``client.chat.completions.continue_`` / ``client.messages.continue_``."""
-    rules = _rules(resource.format)
-    sent, request = rules.request(prefix, params)
-    return rules.joined(sent, resource.create(**request))
+def _check_history(fmt: Format[Any, Any, Any], params: dict[str, Any]) -> None:
+    """Refuse, before anything is sent, a missing or odd conversation (``messages=``)."""
+    name = fmt.history_field
+    value = params.get(name)
+    if value is None:
+        raise RequestValidationError(
+            name, None, "is required: the conversation the answer continues (as sent)"
+        )
+    if not isinstance(value, list | tuple | History):
+        raise RequestValidationError(
+            name, value, f"must be a list of messages or a {fmt.history_type.__name__}"
+        )
 
 
-async def acontinue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
-    """Async body of ``continue_``."""
-    rules = _rules(resource.format)
+def _request(
+    fmt: Format[Any, Any, Any], prefix: Any, params: dict[str, Any]
+) -> tuple[Continuation, str, dict[str, Any]]:
+    """The format's rules, the prefix sent and the request: every argument checked first,
+    so a refused one sends nothing."""
+    rules = _rules(fmt)
+    if not isinstance(prefix, str):
+        raise RequestValidationError(
+            "prefix", prefix, "must be a string: the text the answer goes on from"
+        )
+    _check_history(fmt, params)
     sent, request = rules.request(prefix, params)
-    return rules.joined(sent, await resource.create(**request))
+    return rules, sent, request
+
+
+def continue_answer(
+    resource: Any, *, prefix: str, partial: Result | None = None, **params: Any
+) -> Result:
+    """Sync body of ``client.chat.completions.continue_`` / ``client.messages.continue_``
+    (and of :func:`resume`, which passes the ``partial`` whose reasoning it keeps)."""
+    rules, sent, request = _request(resource.format, prefix, params)
+    return rules.joined(sent, resource.create(**request), partial)
+
+
+async def acontinue_answer(
+    resource: Any, *, prefix: str, partial: Result | None = None, **params: Any
+) -> Result:
+    """Async body of ``continue_`` (and of :func:`resume`)."""
+    rules, sent, request = _request(resource.format, prefix, params)
+    return rules.joined(sent, await resource.create(**request), partial)
 
 
 def _finished(partial: Result) -> bool:
@@ -133,16 +170,27 @@ class _Plan:
     __slots__ = ("finished", "params", "partial", "resource", "rules")
 
     def __init__(self, client: Any, error: IncompleteStreamError | Result, params: Any) -> None:
+        # A client is told by its is_async flag (this layer cannot import kimi_ext.client).
+        if type(getattr(client, "is_async", None)) is not bool:
+            raise RequestValidationError("client", client, "must be a Kimi or AsyncKimi client")
         partial = error.partial if isinstance(error, IncompleteStreamError) else error
-        fmt = format_of(partial) if isinstance(partial, Result) else None
+        if not isinstance(partial, Result):
+            raise RequestValidationError(
+                "error",
+                error,
+                "must be the IncompleteStreamError a stream raised, or its .partial result",
+            )
+        fmt = format_of(partial)
         if fmt is None or fmt.continuation is None:
             raise ContinuationUnsupportedError(
                 f"cannot resume a {type(partial).__name__}: only Chat (partial mode) and "
                 "Messages (continuation) can continue an answer; send the request again "
-                "(create() or stream()) for a whole new answer"
+                "(create() or stream()) for a whole new answer (the partial, its reasoning "
+                "too, stays where it was: the error's .partial)"
             )
         params = dict(params)
         params.pop("stream", None)
+        _check_history(fmt, params)
         if params.get("model") is None and partial.model:
             params["model"] = partial.model
         self.resource: Any = fmt.resource_of(client)
@@ -152,30 +200,31 @@ class _Plan:
         self.finished = _finished(partial)
 
 
-def _broken(broken: IncompleteStreamError, rules: Continuation, sent: str) -> IncompleteStreamError:
-    """The error of a continuation stream that broke too: its partial joined to the prefix,
-    so ``resume`` can be called again with it."""
+def _broken(broken: IncompleteStreamError, plan: _Plan, sent: str) -> IncompleteStreamError:
+    """The error of a continuation stream that broke too: its partial joined to the prefix
+    (and to the reasoning resumed), so ``resume`` can be called again with it."""
     return IncompleteStreamError(
         str(broken),
-        partial=rules.joined(sent, broken.partial),
+        partial=plan.rules.joined(sent, broken.partial, plan.partial),
         request=broken.request,
         timed_out=broken.timed_out,
     )
 
 
-def _resume_sync(client: Any, error: Any, stream: bool, params: dict[str, Any]) -> Any:
-    plan = _Plan(client, error, params)
-    if stream:
-        return _STREAMS[plan.resource.format.final_getter][0](plan)
+def _resume_sync(plan: _Plan) -> Result:
     if plan.finished:
         return plan.partial  # nothing more to ask for: no request
-    return continue_answer(plan.resource, prefix=plan.partial.text, **plan.params)
+    return continue_answer(
+        plan.resource, prefix=plan.partial.text, partial=plan.partial, **plan.params
+    )
 
 
 async def _resume_async(plan: _Plan) -> Result:
     if plan.finished:
         return plan.partial
-    return await acontinue_answer(plan.resource, prefix=plan.partial.text, **plan.params)
+    return await acontinue_answer(
+        plan.resource, prefix=plan.partial.text, partial=plan.partial, **plan.params
+    )
 
 
 class _Skip:
@@ -217,7 +266,7 @@ class _ResumedCore:
         self.prefix: str = plan.partial.text
         if plan.finished:
             return
-        self.prefix, request = plan.rules.request(plan.partial.text, plan.params)
+        _, self.prefix, request = _request(plan.resource.format, plan.partial.text, plan.params)
         self._skip = _Skip(plan.partial.text[len(self.prefix) :])
         self._manager = plan.resource.stream(**request)  # validated now, sent on entry
 
@@ -226,12 +275,12 @@ class _ResumedCore:
         error object each time it is raised again)."""
         if self._cause is not broken or self._error is None:
             self._cause = broken
-            self._error = _broken(broken, self._plan.rules, self.prefix)
+            self._error = _broken(broken, self._plan, self.prefix)
         return self._error
 
     def _joined(self, final: Result) -> Result:
         if self._final_result is None:
-            self._final_result = self._plan.rules.joined(self.prefix, final)
+            self._final_result = self._plan.rules.joined(self.prefix, final, self.partial)
         return self._final_result
 
 
@@ -322,7 +371,7 @@ class ResumedStream(_ResumedCore):
         stream = self._stream
         if self._final_result is not None or stream is None:
             return self._final_result or self.partial
-        return self._plan.rules.joined(self.prefix, stream.current)
+        return self._plan.rules.joined(self.prefix, stream.current, self.partial)
 
     def _final(self) -> Any:
         if self._final_result is not None:
@@ -427,7 +476,7 @@ class AsyncResumedStream(_ResumedCore):
         stream = self._stream
         if self._final_result is not None or stream is None:
             return self._final_result or self.partial
-        return self._plan.rules.joined(self.prefix, stream.current)
+        return self._plan.rules.joined(self.prefix, stream.current, self.partial)
 
     async def _final(self) -> Any:
         if self._final_result is not None:
@@ -570,9 +619,9 @@ def resume(
     Raises :class:`~kimi_ext.ContinuationUnsupportedError` (a TypeError) for a Response
     (Responses cannot continue an answer: send the request again).
     """
-    if client.is_async:
-        plan = _Plan(client, error, params)
-        if stream:
-            return _STREAMS[plan.resource.format.final_getter][1](plan)
-        return _resume_async(plan)
-    return _resume_sync(client, error, stream, params)
+    if not isinstance(stream, bool):
+        raise RequestValidationError("stream", stream, "must be True or False")
+    plan = _Plan(client, error, params)
+    if stream:
+        return _STREAMS[plan.resource.format.final_getter][client.is_async](plan)
+    return _resume_async(plan) if client.is_async else _resume_sync(plan)

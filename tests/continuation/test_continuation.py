@@ -137,7 +137,7 @@ def test_empty_prefix_is_a_plain_request(client: Kimi, standin: KimiStandIn) -> 
 def test_only_chat_and_messages_continue(client: Kimi) -> None:
     with pytest.raises(TypeError, match="only Chat"):
         continue_answer(client.responses, prefix="x", model=MODEL, input="q")
-    with pytest.raises(TypeError, match="messages= is required"):
+    with pytest.raises(kimi_ext.RequestValidationError, match="messages=None: is required"):
         client.chat.completions.continue_(prefix="x", model=MODEL)
 
 
@@ -292,7 +292,8 @@ def test_resume_stream_gives_the_continuation_as_it_arrives(
     assert len(pieces) > 1 and all(pieces)
     assert shown + "".join(pieces) == ANSWER  # only the new text, nothing shown twice
     assert isinstance(final, ContinuedChatCompletion if fmt == "chat" else ContinuedMessage)
-    assert final.text == ANSWER and final.reasoning == "More."
+    assert final.text == ANSWER and final.continuation.reasoning == "More."
+    assert final.reasoning == "Short.More."  # the reasoning before the cut is kept
 
 
 @pytest.mark.parametrize("fmt", ["chat", "messages"])

@@ -39,8 +39,10 @@ class Continuation:
 
     request: Callable[[str, dict[str, Any]], tuple[str, dict[str, Any]]]
     """(the prefix actually sent, the request) for a prefix and the original params."""
-    joined: Callable[[str, Any], Result]
-    """The result whose text is the prefix followed by the continuation."""
+    joined: Callable[[str, Any, Any], Result]
+    """The result whose text is the prefix followed by the continuation, from (the prefix
+    sent, the continuation, the partial result resumed or None): it keeps the partial's
+    reasoning before the continuation's."""
 
 
 @dataclass(frozen=True, eq=False)
