@@ -140,19 +140,25 @@ def _request(
     return rules, sent, request
 
 
-def continue_answer(
-    resource: Any, *, prefix: str, partial: Result | None = None, **params: Any
-) -> Result:
-    """Sync body of ``client.chat.completions.continue_`` / ``client.messages.continue_``
-    (and of :func:`resume`, which passes the ``partial`` whose reasoning it keeps)."""
+def continue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
+    """Sync body of ``client.chat.completions.continue_`` / ``client.messages.continue_``."""
+    return _continue(resource, prefix, None, params)
+
+
+async def acontinue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
+    """Async body of ``continue_``."""
+    return await _acontinue(resource, prefix, None, params)
+
+
+def _continue(resource: Any, prefix: Any, partial: Result | None, params: dict[str, Any]) -> Result:
+    """Continue from ``prefix``; the result keeps ``partial``'s reasoning (resume's)."""
     rules, sent, request = _request(resource.format, prefix, params)
     return rules.joined(sent, resource.create(**request), partial)
 
 
-async def acontinue_answer(
-    resource: Any, *, prefix: str, partial: Result | None = None, **params: Any
+async def _acontinue(
+    resource: Any, prefix: Any, partial: Result | None, params: dict[str, Any]
 ) -> Result:
-    """Async body of ``continue_`` (and of :func:`resume`)."""
     rules, sent, request = _request(resource.format, prefix, params)
     return rules.joined(sent, await resource.create(**request), partial)
 
@@ -164,6 +170,9 @@ def _finished(partial: Result) -> bool:
     return isinstance(partial, Message) and bool(partial.stop_reason)
 
 
+_CLIENT_RULE = "must be a Kimi or AsyncKimi client (an instance)"
+
+
 class _Plan:
     """What resume needs: the resource, the format's rules, the partial, the params."""
 
@@ -171,8 +180,8 @@ class _Plan:
 
     def __init__(self, client: Any, error: IncompleteStreamError | Result, params: Any) -> None:
         # A client is told by its is_async flag (this layer cannot import kimi_ext.client).
-        if type(getattr(client, "is_async", None)) is not bool:
-            raise RequestValidationError("client", client, "must be a Kimi or AsyncKimi client")
+        if isinstance(client, type) or type(getattr(client, "is_async", None)) is not bool:
+            raise RequestValidationError("client", client, _CLIENT_RULE)
         partial = error.partial if isinstance(error, IncompleteStreamError) else error
         if not isinstance(partial, Result):
             raise RequestValidationError(
@@ -193,7 +202,10 @@ class _Plan:
         _check_history(fmt, params)
         if params.get("model") is None and partial.model:
             params["model"] = partial.model
-        self.resource: Any = fmt.resource_of(client)
+        try:
+            self.resource: Any = fmt.resource_of(client)
+        except AttributeError:
+            raise RequestValidationError("client", client, _CLIENT_RULE) from None
         self.rules: Continuation = fmt.continuation
         self.partial: Result = partial
         self.params: dict[str, Any] = params
@@ -214,17 +226,13 @@ def _broken(broken: IncompleteStreamError, plan: _Plan, sent: str) -> Incomplete
 def _resume_sync(plan: _Plan) -> Result:
     if plan.finished:
         return plan.partial  # nothing more to ask for: no request
-    return continue_answer(
-        plan.resource, prefix=plan.partial.text, partial=plan.partial, **plan.params
-    )
+    return _continue(plan.resource, plan.partial.text, plan.partial, plan.params)
 
 
 async def _resume_async(plan: _Plan) -> Result:
     if plan.finished:
         return plan.partial
-    return await acontinue_answer(
-        plan.resource, prefix=plan.partial.text, partial=plan.partial, **plan.params
-    )
+    return await _acontinue(plan.resource, plan.partial.text, plan.partial, plan.params)
 
 
 class _Skip:
