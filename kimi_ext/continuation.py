@@ -36,6 +36,13 @@ the request is simply sent again. When the partial's answer had already finished
 ``finish_reason``, a Messages ``stop_reason``: the connection broke after it, before the
 terminal event) nothing is sent: the partial itself is the result.
 
+The resumed result keeps the reasoning received before the cut: ``.reasoning`` is the
+partial's followed by the continuation's, ``.partial`` the result that was cut, and the
+format's own fields hold what can be sent back (the joined results decide it: Chat's
+``reasoning_content`` holds both; Messages puts the partial's thinking blocks first, except
+one the cut interrupted, unsigned, which the service would not take back). Every argument
+is checked before anything is sent: an odd one is a RequestValidationError naming it.
+
 With ``stream=True``, resume returns a stream (:class:`ResumedChatStream` /
 :class:`ResumedMessageStream`; ``Async...`` with an AsyncKimi) used like the format's own:
 a context manager (``with`` / ``async with``) to iterate for the continuation's events,
@@ -614,7 +621,8 @@ def resume(
 
     ``params`` are the original request's (``messages=``, ``max_tokens=``...; ``model``
     defaults to the partial's). Returns a :class:`ContinuedChatCompletion` or
-    :class:`ContinuedMessage` whose text is the partial text followed by the continuation;
+    :class:`ContinuedMessage` whose text is the partial text followed by the continuation,
+    and whose ``.reasoning`` is the partial's reasoning followed by the continuation's;
     the partial itself, without a request, when its answer had finished (a Chat
     ``finish_reason``, a Messages ``stop_reason``). With an :class:`~kimi_ext.AsyncKimi`,
     returns an awaitable: ``await resume(...)``.
@@ -625,7 +633,9 @@ def resume(
     too, the IncompleteStreamError raised carries the combined partial.
 
     Raises :class:`~kimi_ext.ContinuationUnsupportedError` (a TypeError) for a Response
-    (Responses cannot continue an answer: send the request again).
+    (Responses cannot continue an answer: send the request again), and
+    :class:`~kimi_ext.RequestValidationError` naming ``client``, ``error``, ``stream`` or
+    ``messages`` when one cannot be used; nothing is sent in either case.
     """
     if not isinstance(stream, bool):
         raise RequestValidationError("stream", stream, "must be True or False")
