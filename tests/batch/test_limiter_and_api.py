@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import io
 import math
 import threading
 import time
@@ -15,6 +16,7 @@ import pytest
 
 from kimi_ext.batch import BatchRun, arun_batch, run_batch
 from kimi_ext.batch.limiter import RateLimiter, reset_seconds
+from kimi_ext.batch.progress import Progress, Stats
 from kimi_ext.testing import KimiStandIn
 from tests.support.batch import line, read_jsonl
 
@@ -178,6 +180,8 @@ async def test_progress_reads_the_true_rate_from_the_first_request() -> None:
         time_.now = 1000.0 + 1.9 * i / 258
         await limiter.acquire()
     assert limiter.per_minute() == pytest.approx(259 * 60 / 1.9)
+    shown = Progress(io.StringIO(), bar=False).line(Stats(total=1000, done=259), limiter)
+    assert f"{259 * 60 / 1.9:.0f} req/min" in shown  # what a pipe shows: "8179 req/min"
     time_.now = 1000.0 + 30.0  # nothing more sent: the rate falls as time goes
     assert limiter.per_minute() == pytest.approx(259 * 60 / 30.0)
     time_.now = 1000.0 + 62.0  # the window (whole seconds, without an rpm) has left them
