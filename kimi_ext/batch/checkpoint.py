@@ -13,11 +13,13 @@ import json
 import os
 from array import array
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kimi_ext.batch.ids import fingerprint_of_id, key_hash
+from kimi_ext.batch.summary import Totals
 from kimi_ext.errors import ClientConfigError
 
 __all__ = ["Checkpoint", "OutputWriter", "drop_failed", "read_checkpoint"]
@@ -30,12 +32,13 @@ def _fp64(print_: str) -> int:
 @dataclass
 class Checkpoint:
     """What the output file already holds: finished custom_ids (hashed, sorted) with the
-    fingerprint of the request each answers, and how many lines failed."""
+    fingerprint of the request each answers, and the totals of its lines (counts, failed
+    custom_ids, usage: the part of the job done before this run)."""
 
     hashes: array[int] = field(default_factory=lambda: array("Q"))
     prints: array[int] = field(default_factory=lambda: array("Q"))
     done: int = 0
-    failed: int = 0
+    totals: Totals = field(default_factory=Totals)
     dropped_partial: int = 0  # bytes of a cut last line that were dropped
     retried: int = 0  # failed lines removed to be sent again (retry_failed)
 
@@ -54,32 +57,46 @@ class Checkpoint:
         return None if stored is None else stored == _fp64(print_)
 
 
-def read_checkpoint(path: Path, *, retry_failed: bool = False) -> Checkpoint:
-    """Read the output file (nothing when it does not exist), line by line. A cut last line
-    is dropped from the file. With ``retry_failed`` the failed lines do not count as
-    finished (:func:`drop_failed` then removes them from the file, once the run goes on),
-    so their requests are sent again and each custom_id stays in the output once."""
+def read_checkpoint(paths: Path | Sequence[Path], *, retry_failed: bool = False) -> Checkpoint:
+    """Read the output file (nothing when it does not exist), line by line; or several
+    (the files of a Ray run's output folder), as one output. A cut last line is dropped
+    from its file. With ``retry_failed`` the failed lines do not count as finished
+    (:func:`drop_failed` then removes them from the file, once the run goes on), so their
+    requests are sent again and each custom_id stays in the output once."""
     point = Checkpoint()
     hashes: array[int] = array("Q")
     prints: array[int] = array("Q")
+    for path in [paths] if isinstance(paths, Path) else paths:
+        _read_file(path, point, hashes, prints, retry_failed=retry_failed)
+    # Sorted by hash for lookups (the order list is the only per-line Python object).
+    order = sorted(range(len(hashes)), key=hashes.__getitem__)
+    point.hashes = array("Q", (hashes[i] for i in order))
+    point.prints = array("Q", (prints[i] for i in order))
+    point.done = len(order)
+    return point
+
+
+def _read_file(
+    path: Path, point: Checkpoint, hashes: array[int], prints: array[int], *, retry_failed: bool
+) -> None:
     try:
         handle = path.open("rb")
     except FileNotFoundError:
-        return point
+        return
     except OSError as exc:
         raise ClientConfigError(f"{path}: cannot read the output file ({exc.strerror})") from None
+    dropped = 0
     with handle:
         complete = 0
         for number, raw in enumerate(handle, 1):
             if not raw.endswith(b"\n"):  # cut by a crash in the middle of its write
-                point.dropped_partial = len(raw)
+                dropped = len(raw)
                 break
             complete += len(raw)
             if not raw.strip():
                 continue
             doc = _output_line(path, number, raw)
-            failed = doc.get("error") is not None
-            if failed and retry_failed:
+            if doc.get("error") is not None and retry_failed:
                 point.retried += 1
                 continue
             print_ = fingerprint_of_id(doc.get("id"))
@@ -90,16 +107,11 @@ def read_checkpoint(path: Path, *, retry_failed: bool = False) -> Checkpoint:
                 )
             hashes.append(key_hash(doc["custom_id"]))
             prints.append(_fp64(print_))
-            point.failed += failed
-    if point.dropped_partial:
+            point.totals.add(doc)
+    if dropped:
+        point.dropped_partial += dropped
         with path.open("r+b") as cut:
             cut.truncate(complete)
-    # Sorted by hash for lookups (the order list is the only per-line Python object).
-    order = sorted(range(len(hashes)), key=hashes.__getitem__)
-    point.hashes = array("Q", (hashes[i] for i in order))
-    point.prints = array("Q", (prints[i] for i in order))
-    point.done = len(order)
-    return point
 
 
 def _output_line(path: Path, number: int, raw: bytes) -> dict[str, Any]:

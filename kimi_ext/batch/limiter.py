@@ -1,5 +1,6 @@
-"""One rate limiter shared by every worker of a run: requests and estimated tokens per
-minute over a sliding window, and a run-wide pause when the service says to slow down.
+"""One rate limiter shared by every worker of a run: requests per minute at an even pace,
+estimated tokens per minute over a sliding window, and a run-wide pause when the service
+says to slow down.
 
 It sits in the client's HTTP layer (an httpx request hook), so every attempt counts,
 retries included, and a 429's ``Retry-After`` (or ``x-ratelimit-*`` headers saying a
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import httpx
 
@@ -60,6 +62,13 @@ class RateLimiter:
     ``acquire()`` waits for a request slot (and any pause); ``reserve(tokens)`` waits until
     the estimated tokens fit; ``settle()`` replaces an estimate by the usage measured;
     ``observe(response)`` pauses the whole run on a 429 or an exhausted budget.
+
+    ``rpm`` is spread over the window from the first request on, not spent in a burst: the
+    requests go one every ``window / rpm`` seconds (a GCRA), with ``burst`` more allowed
+    at once on top (default: a tenth of a second's share, at least one), so any second
+    holds at most ``ceil(rpm / 60) + burst`` of them. A gateway that limits per second
+    sees the same pace as one that limits per minute. No window of 60 s holds more than
+    ``rpm`` either.
     """
 
     def __init__(
@@ -68,14 +77,22 @@ class RateLimiter:
         tpm: int | None = None,
         *,
         window: float = WINDOW,
+        burst: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
-        self.rpm, self.tpm, self.window, self.clock = rpm, tpm, window, clock
+        self.rpm, self.tpm, self.window, self.clock, self.sleep = rpm, tpm, window, clock, sleep
+        # The pace: one request every `interval` s; `due` is when the next one is due at
+        # that pace (it runs ahead of the clock by at most `burst` intervals).
+        self.interval = window / rpm if rpm else 0.0
+        self.burst = (max(1, math.ceil(rpm / 600)) if burst is None else burst) if rpm else 0
+        self._due = -math.inf
         # Send times within the window. With rpm they are the rule (at most rpm of them);
         # without, only per_minute() reads them, so they are counted per second instead:
         # at a thousand requests a second, a time per request would be 60,000 floats.
         self._sent: deque[float] = deque()
         self._seconds: deque[list[int]] = deque()  # [second, requests sent in it]
+        self._first: float | None = None  # when the first request went (for the rate)
         self._spent: deque[_Spent] = deque()
         self._tokens = 0
         self._freed = asyncio.Event()  # set when a settled request gives tokens back
@@ -86,27 +103,41 @@ class RateLimiter:
     # --- requests ---------------------------------------------------------------------
 
     async def acquire(self) -> None:
-        """Wait for a request slot: no pause in force and fewer than ``rpm`` requests
-        within the window. Every attempt of every call comes through here."""
+        """Wait for a request slot: no pause in force, the request due at the ``rpm`` pace
+        and fewer than ``rpm`` requests within the window. Every attempt of every call
+        comes through here."""
         while True:
             now = self.clock()
-            wait = self.paused_until - now
-            self._forget(now)
-            if wait <= 0 and self.rpm is not None and len(self._sent) >= self.rpm:
-                wait = self._sent[0] + self.window - now
+            wait = self._wait(now)
             if wait <= 0:
-                if self.rpm is not None:
-                    self._sent.append(now)
-                else:
-                    second = int(now)
-                    seconds = self._seconds
-                    if seconds and seconds[-1][0] == second:
-                        seconds[-1][1] += 1
-                    else:
-                        seconds.append([second, 1])
-                self.requests += 1
+                self._record(now)
                 return
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
+
+    def _wait(self, now: float) -> float:
+        """Seconds until a request may go at ``now`` (<= 0: at once)."""
+        self._forget(now)
+        wait = self.paused_until - now
+        if self.rpm is not None:
+            wait = max(wait, self._due - self.burst * self.interval - now)
+            if len(self._sent) >= self.rpm:
+                wait = max(wait, self._sent[0] + self.window - now)
+        return wait
+
+    def _record(self, now: float) -> None:
+        if self._first is None:
+            self._first = now
+        if self.rpm is not None:
+            self._due = max(self._due, now) + self.interval
+            self._sent.append(now)
+        else:
+            second = int(now)
+            seconds = self._seconds
+            if seconds and seconds[-1][0] == second:
+                seconds[-1][1] += 1
+            else:
+                seconds.append([second, 1])
+        self.requests += 1
 
     def _forget(self, now: float) -> None:
         start = now - self.window
@@ -121,10 +152,16 @@ class RateLimiter:
             self._tokens -= spent.popleft().tokens
 
     def per_minute(self) -> float:
-        """Requests sent within the last window, scaled to a minute."""
-        self._forget(self.clock())
+        """The request rate, per minute: the requests within the last window over the time
+        that window actually covers (since the first request, at most the window; at least
+        a second, the counts' resolution), so it is true from the first request on."""
+        now = self.clock()
+        self._forget(now)
+        if self._first is None:
+            return 0.0
         sent = len(self._sent) + sum(count for _, count in self._seconds)
-        return sent * 60.0 / self.window
+        covered = min(max(now - self._first, 1.0), self.window)
+        return sent * 60.0 / covered
 
     # --- tokens -----------------------------------------------------------------------
 

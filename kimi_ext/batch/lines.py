@@ -11,6 +11,7 @@ method is the format's.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -162,11 +163,25 @@ def check_line(number: int, raw: bytes | str | dict[str, Any]) -> BatchLine | Li
     try:
         prepare(parsed.fmt, parsed.body)
     except RequestValidationError as exc:
-        return LineProblem(number, parsed.custom_id, f"body.{exc.field}", _rule_of(exc))
+        return LineProblem(
+            number, parsed.custom_id, f"body.{exc.field}", _rule_of(exc, parsed.fmt, parsed.body)
+        )
     return parsed
 
 
-def _rule_of(exc: RequestValidationError) -> str:
+def _rule_of(exc: RequestValidationError, fmt: Format[Any, Any, Any], body: dict[str, Any]) -> str:
+    """The rule as a batch file can follow it. A call's advice for an undocumented field
+    (``extra_body=``) has no place in a JSONL line: a batch line sends only documented
+    fields, so the advice is to fix the line's body (with the nearest documented name)."""
+    rules = fmt.contract
+    if exc.field in rules.unknown_fields(body) and exc.field not in rules.unsupported_fields:
+        near = difflib.get_close_matches(exc.field, sorted(rules.fields), n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        return (
+            f"is not a documented {fmt.name} request field, and a batch line sends only "
+            f"documented ones (gateways drop unknown fields silently); {hint}correct or remove "
+            "it in the line's body"
+        )
     # The error's own text, "<field>=<value shortened>: <rule>", without the field.
     return str(exc).removeprefix(f"{exc.field}=")
 

@@ -150,6 +150,7 @@ class BatchRun:
         s = self.summary
         s.lines, s.already_done = plan.lines, plan.already_done
         s.invalid_skipped, s.retried_failed = len(plan.skip), point.retried
+        s.before = point.totals
         self.stats.total, self.stats.done = plan.lines, plan.already_done
         client = self._client()
         try:
@@ -288,8 +289,7 @@ class BatchRun:
         if writer is not None:
             writer.write(doc)
         failed = doc["error"] is not None
-        self.summary.failed += failed
-        self.summary.succeeded += not failed
+        self.summary.record(doc)
         self.stats.done += 1
         self.stats.failed += failed
         finished.put_nowait(doc)
@@ -315,7 +315,6 @@ class BatchRun:
         usage = result.usage
         self.limiter.settle(spent, usage.total)
         self.stats.tokens += usage.total
-        self.summary.count(str(body.get("model")), usage)
         response = {"status_code": result.http_response.status_code
                     if result.http_response is not None else 200,
                     "request_id": result.request_id, "body": result.to_dict()}  # fmt: skip

@@ -4,6 +4,9 @@ the Python API yielding results as they finish, sync and async."""
 from __future__ import annotations
 
 import asyncio
+import bisect
+import io
+import math
 import threading
 import time
 from pathlib import Path
@@ -13,6 +16,7 @@ import pytest
 
 from kimi_ext.batch import BatchRun, arun_batch, run_batch
 from kimi_ext.batch.limiter import RateLimiter, reset_seconds
+from kimi_ext.batch.progress import Progress, Stats
 from kimi_ext.testing import KimiStandIn
 from tests.support.batch import line, read_jsonl
 
@@ -132,7 +136,7 @@ async def test_requests_per_minute_are_counted_per_second_without_an_rpm_rule() 
     now[0] = 1.5
     for _ in range(3):
         await limiter.acquire()
-    assert limiter.per_minute() == 8
+    assert limiter.per_minute() == pytest.approx(8 * 60 / 1.3)  # 8 in the 1.3 s covered
     assert len(limiter._seconds) == 2 and not limiter._sent  # two counters, no times
     now[0] = 61.3  # the window has left second 0 behind, not yet second 1
     assert limiter.per_minute() == 3
@@ -147,8 +151,58 @@ async def test_with_an_rpm_rule_each_send_time_is_kept_for_the_window() -> None:
     await limiter.acquire()
     now[0] = 30.0
     await limiter.acquire()
-    assert limiter.per_minute() == 2 and list(limiter._sent) == [10.0, 30.0]
+    assert limiter.per_minute() == 6 and list(limiter._sent) == [10.0, 30.0]  # 2 in 20 s
     assert not limiter._seconds
     now[0] = 70.0  # the first has left the window: a third goes at once
     await asyncio.wait_for(limiter.acquire(), 60)
     assert list(limiter._sent) == [30.0, 70.0] and limiter.requests == 3
+
+
+class FakeTime:
+    """An injected clock and the sleep that moves it (no real waiting)."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def test_progress_reads_the_true_rate_from_the_first_request() -> None:
+    # At 1.9 s, 259 requests is ~8,180 a minute, not "259 req/min" (a count over 60 s).
+    time_ = FakeTime()
+    limiter = RateLimiter(clock=time_.clock, sleep=time_.sleep)
+    assert limiter.per_minute() == 0
+    for i in range(259):
+        time_.now = 1000.0 + 1.9 * i / 258
+        await limiter.acquire()
+    assert limiter.per_minute() == pytest.approx(259 * 60 / 1.9)
+    shown = Progress(io.StringIO(), bar=False).line(Stats(total=1000, done=259), limiter)
+    assert f"{259 * 60 / 1.9:.0f} req/min" in shown  # what a pipe shows: "8179 req/min"
+    time_.now = 1000.0 + 30.0  # nothing more sent: the rate falls as time goes
+    assert limiter.per_minute() == pytest.approx(259 * 60 / 30.0)
+    time_.now = 1000.0 + 62.0  # the window (whole seconds, without an rpm) has left them
+    assert limiter.per_minute() == 0
+
+
+@pytest.mark.parametrize("rpm", [400, 60, 3000])
+async def test_rpm_is_spread_over_the_minute_not_spent_in_a_burst(rpm: int) -> None:
+    time_ = FakeTime()
+    limiter = RateLimiter(rpm=rpm, clock=time_.clock, sleep=time_.sleep)
+    sent = []
+    for _ in range(3 * rpm):  # three minutes' worth, as fast as the limiter lets them go
+        await limiter.acquire()
+        sent.append(time_.now)
+    most = math.ceil(rpm / 60) + limiter.burst
+    assert limiter.burst <= max(1, math.ceil(rpm / 600))  # small: a tenth of a second's share
+    for i, start in enumerate(sent):  # every 1-second window from each send on (less a
+        # micro-second: thousands of float additions may land a send a hair early)
+        assert bisect.bisect_left(sent, start + 1.0 - 1e-6) - i <= most
+    assert bisect.bisect_left(sent, sent[0] + 5.0) <= 5 * rpm / 60 + most  # not 116 of 400
+    for i, start in enumerate(sent):  # and still no 60 s window over the rpm
+        assert bisect.bisect_left(sent, start + 60.0) - i <= rpm
+    minutes = (sent[-1] - sent[0]) / 60
+    assert (len(sent) - 1 - limiter.burst) / minutes == pytest.approx(rpm, rel=0.01)

@@ -125,3 +125,20 @@ def test_every_repeated_custom_id_is_found_among_many_lines() -> None:
         make_plan(LineSource(lines), Checkpoint(), skip_invalid=False)
     named = [(p.line, p.custom_id) for p in caught.value.problems]
     assert named == [(3001, "id-7"), (3002, "id-1500"), (3003, "id-2999"), (3004, "id-7")]
+
+
+@pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])
+def test_an_undocumented_field_gets_advice_a_batch_file_can_follow(
+    kimi_standin: KimiStandIn, tmp_path: Path, fmt: str
+) -> None:
+    # A call would be told to pass extra_body=, which a JSONL line has no way to say.
+    lines = [line("ok"), line("typo", fmt, streem=True)]
+    with pytest.raises(BatchInputError) as caught:
+        list(run_batch(lines, tmp_path / "out.jsonl", api_key=kimi_standin.api_key,
+                       base_url=kimi_standin.base_url))  # fmt: skip
+    [problem] = caught.value.problems
+    assert (problem.line, problem.custom_id, problem.path) == (2, "typo", "body.streem")
+    assert "extra_body" not in str(caught.value)
+    assert "did you mean 'stream'?" in problem.rule
+    assert "correct or remove it in the line's body" in problem.rule
+    assert kimi_standin.requests == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kimi_ext.batch import idempotency_key, job_id_for
+from kimi_ext.batch import BatchRun, Prices, idempotency_key, job_id_for
 from kimi_ext.testing import Fault, KimiStandIn
 from tests.support.batch import answered, kimi_batch, line, mixed, read_jsonl, write_jsonl
 
@@ -122,3 +122,44 @@ def test_an_output_that_cannot_be_written_is_a_setup_error(
     run = kimi_batch(kimi_standin, source, "-o", tmp_path)  # a directory
     assert run.returncode == 6 and "cannot" in run.stderr and "Traceback" not in run.stderr
     assert kimi_standin.requests == []
+
+
+def test_the_summary_gives_whole_job_totals_after_any_number_of_resumes(
+    kimi_standin: KimiStandIn, tmp_path: Path
+) -> None:
+    lines = mixed(24, stream_every=3)
+    for cid in ("id-00005", "id-00016"):  # fail in every run
+        kimi_standin.when(f"ask {cid}", faults=[Fault.error(400, "no", error_type="bad")])
+    prices = Prices.from_dict({"kimi-k3.1-pro": {"input": 1.0, "cached_input": 0.25,
+                                                 "output": 4.0}})  # fmt: skip
+    options = {"api_key": kimi_standin.api_key, "base_url": kimi_standin.base_url,
+               "concurrency": 2, "prices": prices}  # fmt: skip
+    whole = BatchRun(lines, tmp_path / "whole.jsonl", **options)
+    for _ in whole:  # one run, uninterrupted
+        pass
+    out = tmp_path / "parts.jsonl"
+    for stop_after in (7, 9):  # the same job stopped part way, twice, then finished
+        stopped = BatchRun(lines, out, **options)
+        for written, _ in enumerate(stopped, 1):
+            if written == stop_after:
+                break
+    last = BatchRun(lines, out, **options)
+    for _ in last:
+        pass
+    assert 16 <= last.summary.already_done < 24  # it was resumed
+    assert last.summary.succeeded + last.summary.failed < 24  # and this run did only part
+    single, resumed = whole.summary.to_dict()["job"], last.summary.to_dict()["job"]
+    assert single["succeeded"] == 22 and single["failed"] == 2
+    assert single["usage"]["requests"] == 22 and single["usage"]["output"] > 0
+    assert single["cost"] > 0
+    for totals in (single, resumed):
+        totals["failed_ids"] = sorted(totals["failed_ids"])
+    assert resumed == single  # counts, failed lines, usage per model, cost
+    assert single["failed_ids"] == ["id-00005", "id-00016"]
+    text = last.summary.text()
+    assert "whole job: 22 succeeded, 2 failed (" in text
+    assert "id-00005" in text and "id-00016" in text
+    job_cost = f"cost (whole job): {single['cost']:.4f}"
+    assert job_cost in text and f"this run: {last.summary.cost:.4f}" in text
+    usage = single["usage"]
+    assert f"usage (whole job): input {usage['input']:,} " in text
