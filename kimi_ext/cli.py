@@ -975,7 +975,7 @@ def _upstream(value: str) -> str:
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
-    from kimi_ext.testing import ScriptError, serve_forever
+    from kimi_ext.testing import ScriptError, StandInError, serve_forever
     from kimi_ext.testing.cassette import CassetteError
 
     if (args.record is None) != (args.upstream is None):
@@ -999,9 +999,8 @@ def run_standin(args: argparse.Namespace) -> int:
         # Read before the port is bound: a broken file serves nothing.
         print(f"kimi: stand-in: {exc}", file=sys.stderr)
         return EXIT_SETUP
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        print(f"kimi: stand-in: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
+    except StandInError as exc:
+        print(f"kimi: stand-in: {exc}", file=sys.stderr)
         return EXIT_STANDIN
     for problem in problems:
         print(f"kimi: stand-in: {problem}", file=sys.stderr)

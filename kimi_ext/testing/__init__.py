@@ -30,7 +30,7 @@ from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
 from kimi_ext.testing.rules import ServiceError
 from kimi_ext.testing.script import Match, Rule, ScriptError
-from kimi_ext.testing.standin import KimiStandIn, serve_forever
+from kimi_ext.testing.standin import KimiStandIn, StandInError, serve_forever
 
 __all__ = [
     "DEFAULT_IGNORE",
@@ -47,6 +47,7 @@ __all__ = [
     "ScriptError",
     "SearchResult",
     "ServiceError",
+    "StandInError",
     "ToolCallSpec",
     "WebSearchSpec",
     "count_tokens",
