@@ -943,12 +943,13 @@ def build_parser() -> argparse.ArgumentParser:
     checks = cassettes.add_subparsers(dest="cassettes_command", required=True)
     check = checks.add_parser(
         "check",
-        help="scan a cassette folder for secrets and unused cassettes (for CI)",
-        description="Scan every cassette under DIR for key-like strings (and for pieces of "
-        f"the key in KIMI_API_KEY, if set) and, with --used, for cassettes no test used. "
+        help="scan cassettes for secrets and unused cassettes (for CI)",
+        description="Scan every cassette under DIR (or the cassette FILE) for key-like "
+        "strings (and for pieces of the key in KIMI_API_KEY, if set, also split across a "
+        "stream's frames) and, with --used, for cassettes no test used. "
         f"Exit 0 when clean, {EXIT_CASSETTES} with one line per problem.",
     )
-    check.add_argument("folder", metavar="DIR", help="the cassette folder")
+    check.add_argument("folder", metavar="DIR|FILE", help="a cassette folder, or one cassette")
     check.add_argument(
         "--used",
         metavar="FILE",
@@ -1008,7 +1009,7 @@ def run_standin(args: argparse.Namespace) -> int:
 
 
 def run_cassettes(args: argparse.Namespace, out: TextIO) -> int:
-    """Run ``kimi cassettes check DIR [--used FILE]``: one line per problem."""
+    """Run ``kimi cassettes check DIR|FILE [--used FILE]``: one line per problem."""
     from kimi_ext.testing.cassette import CassetteError
     from kimi_ext.testing.check import check_folder
 
