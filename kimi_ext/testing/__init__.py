@@ -23,7 +23,7 @@ pytest users get the ``kimi_standin`` and ``kimi_cassette`` fixtures from
 from __future__ import annotations
 
 from kimi_ext.testing.caching import PromptCache
-from kimi_ext.testing.cassette import Cassette, CassetteError
+from kimi_ext.testing.cassette import Cassette, CassetteError, CassetteWarning
 from kimi_ext.testing.faults import Fault
 from kimi_ext.testing.matching import DEFAULT_IGNORE, Matcher
 from kimi_ext.testing.recording import RecordedRequest
@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_IGNORE",
     "Cassette",
     "CassetteError",
+    "CassetteWarning",
     "Fault",
     "KimiStandIn",
     "Match",
