@@ -366,9 +366,10 @@ def _scrub_bytes(data: bytes, scrubber: Scrubber) -> bytes:
 def _scrub_stream(frames: list[Frame], scrubber: Scrubber) -> list[Frame]:
     """Each frame scrubbed, then the text the stream sends in pieces, joined (a piece of
     the key cut in two by a frame boundary)."""
-    data = [_scrub_bytes(f.data, scrubber) for f in frames]
-    data = scrub_frames(data, scrubber)
-    return [Frame(d, f.delay) for d, f in zip(data, frames, strict=True)]
+    # Joined first: a user pattern matched on one frame alone could leave the rest of its
+    # match (acct-12 | 345) in the next.
+    data = scrub_frames([f.data for f in frames], scrubber)
+    return [Frame(_scrub_bytes(d, scrubber), f.delay) for d, f in zip(data, frames, strict=True)]
 
 
 def scrub_interaction(interaction: Interaction, scrubber: Scrubber) -> Interaction:

@@ -154,11 +154,22 @@ class Scrubber:
                     if chunk[i : i + size] in pieces:
                         yield base + i, base + i + size
 
-    def spans(self, text: str) -> list[tuple[int, int]]:
-        """The ``(start, end)`` stretches of ``text`` made of pieces of a known key, in
-        order, overlapping pieces merged (each stretch is replaced once)."""
+    def spans(self, text: str, *, user: bool = False) -> list[tuple[int, int]]:
+        """The ``(start, end)`` stretches of ``text`` made of pieces of a known key (with
+        ``user``, also the user's literal strings and patterns' matches; a function cannot
+        say where it changed the text), in order, overlapping ones merged (each stretch is
+        replaced once)."""
+        found = list(self._spans(text))
+        for scrubber in self._user if user else ():
+            if isinstance(scrubber, str) and scrubber:
+                at = text.find(scrubber)
+                while at >= 0:
+                    found.append((at, at + len(scrubber)))
+                    at = text.find(scrubber, at + 1)
+            elif isinstance(scrubber, Pattern):
+                found += [m.span() for m in scrubber.finditer(text) if m.end() > m.start()]
         merged: list[tuple[int, int]] = []
-        for a, b in sorted(self._spans(text)):
+        for a, b in sorted(found):
             if merged and a <= merged[-1][1]:
                 merged[-1] = (merged[-1][0], max(merged[-1][1], b))
             else:

@@ -7,8 +7,8 @@ holds 8 characters of it. :func:`channels` joins, in frame order, the strings th
 same place of each event (the same field path, and the same ``index`` / ``output_index`` /
 ``content_index`` / ``item_id`` / ``summary_index`` along it): one channel per streamed
 field, whatever the format. :func:`scrub_frames` replaces what a scrubber finds in a joined
-channel in the frames that carry it (``<redacted>`` in the first, the rest removed), and
-rewrites only those frames.
+channel (a piece of a key, a user's literal string or pattern match) in the frames that
+carry it (``<redacted>`` in the first, the rest removed), and rewrites only those frames.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _strings(node: Any, path: Path, key: tuple[Any, ...]) -> Iterator[tuple[Any,
 
 def channels(frames: Sequence[bytes]) -> list[Channel]:
     """The streamed fields of ``frames`` (SSE events), each with its text joined."""
-    found: dict[tuple[Any, ...], Channel] = {}
+    found: dict[tuple[Any, ...], tuple[Channel, list[int]]] = {}
     for n, frame in enumerate(frames):
         event = event_of(frame)
         if not isinstance(event, dict | list):
@@ -97,10 +97,13 @@ def channels(frames: Sequence[bytes]) -> list[Channel]:
         for key, path, text in _strings(event, (), ()):
             if not text:
                 continue
-            channel = found.setdefault(key, Channel())
-            channel.segments.append(Segment(n, path, len(channel.text), text))
-            channel.text += text
-    return list(found.values())
+            channel, size = found.setdefault(key, (Channel(), [0]))
+            channel.segments.append(Segment(n, path, size[0], text))
+            size[0] += len(text)
+    # Joined once (a long stream has thousands of segments).
+    for channel, _ in found.values():
+        channel.text = "".join(s.text for s in channel.segments)
+    return [channel for channel, _ in found.values()]
 
 
 def scrub_frames(frames: Sequence[bytes], scrubber: Scrubber) -> list[bytes]:
@@ -111,7 +114,7 @@ def scrub_frames(frames: Sequence[bytes], scrubber: Scrubber) -> list[bytes]:
     for channel in channels(frames):
         if len(channel.segments) < 2:
             continue  # one frame's string: the frame's own scrub saw it whole
-        for start, end in scrubber.spans(channel.text):
+        for start, end in scrubber.spans(channel.text, user=True):
             first = True
             for segment in channel.segments:
                 low = max(start, segment.start) - segment.start

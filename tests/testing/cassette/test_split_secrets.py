@@ -9,6 +9,7 @@ import base64
 import io
 import json
 import os
+import re
 import tempfile
 import urllib.parse
 from collections.abc import Iterator
@@ -181,3 +182,23 @@ def test_a_key_like_string_split_across_frames_is_found_without_the_key(
     code, out = kimi("cassettes", "check", str(path))
     assert code == EXIT_CASSETTES
     assert f"{path}: interactions[0]: a prefixed key split across frames " in out
+
+
+@pytest.mark.parametrize("chunk", [3, 5, 7])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_the_users_own_secrets_split_across_frames_are_scrubbed(
+    upstream: KimiStandIn, tmp_path: Path, fmt: str, chunk: int
+) -> None:
+    upstream.chunk_chars = chunk
+    upstream.queue(Reply(text="For Jane Doe, account acct-1234567: all fine."))
+    with (
+        KimiStandIn(record=tmp_path / "c.json", upstream=upstream.base_url,
+                    scrubbers=["Jane Doe", re.compile(r"acct-\d+")]) as proxy,
+        client_for(proxy.base_url, KEY) as client,
+    ):  # fmt: skip
+        live = call(client, fmt, True, **ask(fmt, "Echo it")).result
+    assert "Jane Doe" in json.dumps(live) and "acct-1234567" in json.dumps(live)
+    again = json.dumps(replayed(tmp_path, fmt))
+    assert "For <redacted>, account <redacted>: all fine." in again
+    stored = (tmp_path / "c.json").read_text()
+    assert not any(digits in stored for digits in ("1234567", "234567", "34567"))
