@@ -114,3 +114,26 @@ def test_the_responses_object_form_of_required(client: Kimi) -> None:
                 tools=tools("responses"), tool_choice={"type": "required"})  # fmt: skip
     made, stop = calls_and_stop("responses", seen.result)
     assert [n for n, _ in made] == ["get_weather"] and stop == "function_call"
+
+
+SEARCH_ONLY = {
+    "chat": [{"type": "web_search"}],
+    "messages": [{"type": "web_search_20250305", "name": "web_search"}],
+    "responses": [{"type": "web_search"}],
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_with_web_search_the_only_tool_a_required_choice_searches(client: Kimi, fmt: str) -> None:
+    seen = call(client, fmt, True, **ask(fmt, "News?"), tools=SEARCH_ONLY[fmt],
+                tool_choice=REQUIRED[fmt])  # fmt: skip
+    result = seen.result
+    if fmt == "chat":
+        (made,) = result["choices"][0]["message"]["tool_calls"]
+        assert made["function"]["name"] == "$web_search"
+        assert result["choices"][0]["finish_reason"] == "tool_calls"
+    elif fmt == "messages":
+        kinds = [b["type"] for b in result["content"]]
+        assert "server_tool_use" in kinds and "web_search_tool_result" in kinds
+    else:
+        assert "web_search_call" in [i["type"] for i in result["output"]]
