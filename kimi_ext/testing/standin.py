@@ -1101,7 +1101,8 @@ def serve_forever(
     """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
 
     ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
-    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing.
+    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing; a port
+    that cannot be listened on raises :class:`StandInError`.
     ``cassettes`` are the cassette arguments of :class:`KimiStandIn` (``record``,
     ``upstream``, ``replay``, ``timing``, ``strict_replay``...). Returns the problems a
     strict replay found (requests no recording matched, interactions left unused).

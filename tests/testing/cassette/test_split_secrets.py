@@ -96,7 +96,7 @@ SPLITS = dict(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(**SPLITS)
 def test_a_piece_split_across_frames_is_scrubbed_when_recording(
@@ -139,7 +139,7 @@ def test_the_reported_case_twelve_characters_in_two_chat_frames(
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(**SPLITS)
 def test_kimi_cassettes_check_finds_a_piece_split_across_frames(
