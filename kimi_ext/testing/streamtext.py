@@ -14,6 +14,7 @@ carry it (``<redacted>`` in the first, the rest removed), and rewrites only thos
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,16 +56,30 @@ def event_of(frame: bytes) -> Any:
     """The decoded JSON of an SSE event's ``data`` (None when there is none, or it is not
     JSON)."""
     try:
-        lines = frame.decode("utf-8").splitlines()
+        lines = _lines(frame.decode("utf-8"))
     except UnicodeDecodeError:
         return None
-    data = [line[5:].removeprefix(" ") for line in lines if line.startswith("data:")]
+    data = [_data(line) for line in lines if line.startswith("data:")]
     if not data:
         return None
     try:
         return json.loads("\n".join(data))
     except ValueError:
         return None
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of an SSE event, each with its end (only CR, LF and CRLF end a line:
+    ``str.splitlines`` would also split at a U+2028 inside the JSON)."""
+    return [line for line in _LINE.findall(text) if line]
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def _data(line: str) -> str:
+    """The value of a ``data:`` line, without its line end."""
+    return line.rstrip("\r\n")[5:].removeprefix(" ")
 
 
 def _strings(node: Any, path: Path, key: tuple[Any, ...]) -> Iterator[tuple[Any, Path, str]]:
@@ -157,11 +172,11 @@ _STYLES: tuple[dict[str, Any], ...] = (
 
 def _rewrite(frame: bytes, event: Any) -> bytes:
     """``frame`` with its data replaced by ``event``, spaced as the original was."""
-    lines = frame.decode("utf-8").splitlines(keepends=True)
+    lines = _lines(frame.decode("utf-8"))
     at = [i for i, line in enumerate(lines) if line.startswith("data:")]
     bare = [lines[i].rstrip("\r\n") for i in at]
     prefix = "data: " if bare[0].startswith("data: ") else "data:"
-    original = "\n".join(b[5:].removeprefix(" ") for b in bare)
+    original = "\n".join(_data(lines[i]) for i in at)
     parsed = json.loads(original)
     style = next((s for s in _STYLES if json.dumps(parsed, **s) == original), _STYLES[0])
     data = json.dumps(event, **style)
