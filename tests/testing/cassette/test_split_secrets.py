@@ -202,3 +202,15 @@ def test_the_users_own_secrets_split_across_frames_are_scrubbed(
     assert "For <redacted>, account <redacted>: all fine." in again
     stored = (tmp_path / "c.json").read_text()
     assert not any(digits in stored for digits in ("1234567", "234567", "34567"))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_line_separator_in_the_text_does_not_hide_the_frame(
+    upstream: KimiStandIn, tmp_path: Path, fmt: str
+) -> None:
+    # U+2028 is written raw in the JSON; it does not end an SSE line.
+    upstream.chunk_chars = 16
+    record(upstream, tmp_path, fmt, Reply(text=f"a\u2028 your key: {KEY[:12]} ok"))
+    again = json.dumps(replayed(tmp_path, fmt), ensure_ascii=False)
+    assert "a\u2028 your key: <redacted> ok" in again
+    assert check_folder(tmp_path, keys=[KEY]) == []
