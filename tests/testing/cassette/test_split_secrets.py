@@ -214,3 +214,17 @@ def test_a_line_separator_in_the_text_does_not_hide_the_frame(
     again = json.dumps(replayed(tmp_path, fmt), ensure_ascii=False)
     assert "a\u2028 your key: <redacted> ok" in again
     assert check_folder(tmp_path, keys=[KEY]) == []
+
+
+@pytest.mark.parametrize("cut", [1, 4, 7, 11])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_twelve_characters_cut_after_each_offset(
+    upstream: KimiStandIn, tmp_path: Path, fmt: str, cut: int
+) -> None:
+    # 16-character deltas: the first frame ends with `cut` characters of the piece.
+    upstream.chunk_chars = 16
+    piece = KEY[3:15]
+    record(upstream, tmp_path, fmt, Reply(text="k" * (16 - cut) + piece + " ok"))
+    again = json.dumps(replayed(tmp_path, fmt), ensure_ascii=False)
+    assert "k" * (16 - cut) + "<redacted> ok" in again
+    assert not windows(KEY) & windows((tmp_path / "c.json").read_text())
