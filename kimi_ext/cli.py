@@ -943,12 +943,13 @@ def build_parser() -> argparse.ArgumentParser:
     checks = cassettes.add_subparsers(dest="cassettes_command", required=True)
     check = checks.add_parser(
         "check",
-        help="scan a cassette folder for secrets and unused cassettes (for CI)",
-        description="Scan every cassette under DIR for key-like strings (and for pieces of "
-        f"the key in KIMI_API_KEY, if set) and, with --used, for cassettes no test used. "
+        help="scan cassettes for secrets and unused cassettes (for CI)",
+        description="Scan every cassette under DIR (or the cassette FILE) for key-like "
+        "strings (and for pieces of the key in KIMI_API_KEY, if set, also split across a "
+        "stream's frames) and, with --used, for cassettes no test used. "
         f"Exit 0 when clean, {EXIT_CASSETTES} with one line per problem.",
     )
-    check.add_argument("folder", metavar="DIR", help="the cassette folder")
+    check.add_argument("folder", metavar="DIR|FILE", help="a cassette folder, or one cassette")
     check.add_argument(
         "--used",
         metavar="FILE",
@@ -975,7 +976,7 @@ def _upstream(value: str) -> str:
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
-    from kimi_ext.testing import ScriptError, serve_forever
+    from kimi_ext.testing import ScriptError, StandInError, serve_forever
     from kimi_ext.testing.cassette import CassetteError
 
     if (args.record is None) != (args.upstream is None):
@@ -999,9 +1000,8 @@ def run_standin(args: argparse.Namespace) -> int:
         # Read before the port is bound: a broken file serves nothing.
         print(f"kimi: stand-in: {exc}", file=sys.stderr)
         return EXIT_SETUP
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        print(f"kimi: stand-in: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
+    except StandInError as exc:
+        print(f"kimi: stand-in: {exc}", file=sys.stderr)
         return EXIT_STANDIN
     for problem in problems:
         print(f"kimi: stand-in: {problem}", file=sys.stderr)
@@ -1009,7 +1009,7 @@ def run_standin(args: argparse.Namespace) -> int:
 
 
 def run_cassettes(args: argparse.Namespace, out: TextIO) -> int:
-    """Run ``kimi cassettes check DIR [--used FILE]``: one line per problem."""
+    """Run ``kimi cassettes check DIR|FILE [--used FILE]``: one line per problem."""
     from kimi_ext.testing.cassette import CassetteError
     from kimi_ext.testing.check import check_folder
 

@@ -104,6 +104,12 @@ def derive(spec_path: Path) -> dict[str, Any]:
         for p in operation.get("parameters", [])
         if p.get("in") == "header"
     }
+    # What the service refuses a request without (the client sends every header above).
+    required_headers = sorted(
+        p["name"]
+        for p in operation.get("parameters", [])
+        if p.get("in") == "header" and p.get("required")
+    )
     stream_events = (
         operation["responses"]["200"]["content"].get("text/event-stream", {}).get("schema")
     )
@@ -121,6 +127,7 @@ def derive(spec_path: Path) -> dict[str, Any]:
         "method": method.upper(),
         "path": path,
         "headers": headers,
+        "required_headers": required_headers,
         "request": request_name,
         "fields": sorted(request.get("properties", {})),
         "required": sorted(request.get("required", [])),

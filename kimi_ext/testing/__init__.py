@@ -23,19 +23,20 @@ pytest users get the ``kimi_standin`` and ``kimi_cassette`` fixtures from
 from __future__ import annotations
 
 from kimi_ext.testing.caching import PromptCache
-from kimi_ext.testing.cassette import Cassette, CassetteError
+from kimi_ext.testing.cassette import Cassette, CassetteError, CassetteWarning
 from kimi_ext.testing.faults import Fault
 from kimi_ext.testing.matching import DEFAULT_IGNORE, Matcher
 from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
 from kimi_ext.testing.rules import ServiceError
 from kimi_ext.testing.script import Match, Rule, ScriptError
-from kimi_ext.testing.standin import KimiStandIn, serve_forever
+from kimi_ext.testing.standin import KimiStandIn, StandInError, serve_forever
 
 __all__ = [
     "DEFAULT_IGNORE",
     "Cassette",
     "CassetteError",
+    "CassetteWarning",
     "Fault",
     "KimiStandIn",
     "Match",
@@ -47,6 +48,7 @@ __all__ = [
     "ScriptError",
     "SearchResult",
     "ServiceError",
+    "StandInError",
     "ToolCallSpec",
     "WebSearchSpec",
     "count_tokens",

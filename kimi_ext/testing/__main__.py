@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kimi_ext.testing.standin import serve_forever
+from kimi_ext.testing.standin import StandInError, serve_forever
 
 EXIT_USAGE = 2  # argparse's, as kimi_ext.cli.EXIT_USAGE
 EXIT_CANNOT_LISTEN = 7  # as kimi_ext.cli.EXIT_STANDIN (the cli sits above this layer)
@@ -28,12 +28,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         serve_forever(port=args.port, api_key=args.api_key)
-    except (OSError, OverflowError) as exc:
+    except StandInError as exc:
         # The user's to fix, said in one line: a port outside 0-65535 (bind raises
         # OverflowError) is a bad value (2), a busy or forbidden one cannot be listened on.
-        reason = getattr(exc, "strerror", None) or str(exc)
-        print(f"{parser.prog}: cannot listen on 127.0.0.1:{args.port}: {reason}", file=sys.stderr)
-        return EXIT_USAGE if isinstance(exc, OverflowError) else EXIT_CANNOT_LISTEN
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
+        return EXIT_USAGE if isinstance(exc.__cause__, OverflowError) else EXIT_CANNOT_LISTEN
     return 0
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "VERSION",
     "Cassette",
     "CassetteError",
+    "CassetteWarning",
     "Frame",
     "Interaction",
     "RecordedReply",
@@ -61,6 +62,12 @@ _STYLES: dict[str, dict[str, Any]] = {
 
 class CassetteError(KimiError, ValueError):
     """A cassette that cannot be used: the file, the place and the problem."""
+
+
+class CassetteWarning(UserWarning):
+    """Something about a cassette worth knowing that does not stop the test: a cassette
+    named by ``@pytest.mark.kimi_cassette`` that does not exist is being recorded anew
+    (the path it resolved to is named)."""
 
 
 @dataclass(frozen=True)

@@ -84,15 +84,41 @@ class Difference:
     incoming: Any
 
     def describe(self) -> str:
-        return f"{self.path or '(the body)'}: recorded {_short(self.recorded)}, got {_short(self.incoming)}"
+        """``path: recorded X, got Y``; two long values are shown around their first
+        difference (the same window of each), so a change near the end shows."""
+        a, b = self.recorded, self.incoming
+        if isinstance(a, str) and isinstance(b, str):
+            recorded, incoming = (_quoted(*cut) for cut in _windows(a, b))
+        else:
+            recorded, incoming = (f"{text}{'...' * tail}" if head == 0 else
+                                  f"...{text}{'...' * tail}"
+                                  for text, head, tail in _windows(repr(a), repr(b)))  # fmt: skip
+        return f"{self.path or '(the body)'}: recorded {recorded}, got {incoming}"
 
 
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "(missing)"})()
 
+_WIDTH = 60  # characters of each value shown
+_BEFORE = 20  # of them, before the first difference
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+
+def _windows(a: str, b: str) -> tuple[tuple[str, int, bool], tuple[str, int, bool]]:
+    """``a`` and ``b``, each cut to the same window around their first difference: (the
+    window, where it starts, whether something follows it)."""
+    if len(a) <= _WIDTH and len(b) <= _WIDTH:
+        return (a, 0, False), (b, 0, False)
+    first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    if first is None:
+        first = min(len(a), len(b))
+    start = max(0, first - _BEFORE)
+    end = start + _WIDTH
+    return (a[start:end], start, end < len(a)), (b[start:end], start, end < len(b))
+
+
+def _quoted(text: str, start: int, more: bool) -> str:
+    """``text`` as a quoted string, with ``...`` inside the quotes where it was cut."""
+    quoted = repr(text)
+    return quoted[0] + "..." * bool(start) + quoted[1:-1] + "..." * more + quoted[-1]
 
 
 def differences(recorded: Any, incoming: Any, limit: int = 1000) -> list[Difference]:

@@ -26,7 +26,9 @@ Recording forwards to ``--kimi-upstream`` (default ``KIMI_BASE_URL``, else the c
 default) with the key in ``KIMI_API_KEY``; while recording, ``kimi_cassette.api_key`` is that
 key, so a test passes ``api_key=kimi_cassette.api_key`` in every mode. The cassette is
 ``<test dir>/cassettes/<module>/<test name>.json`` (override the ``kimi_cassette_dir``
-fixture, or name a file with ``@pytest.mark.kimi_cassette("path.json")``). A request that
+fixture, or name a file with ``@pytest.mark.kimi_cassette("path.json")``: a relative path
+is relative to the test file's folder, and recording one that does not exist warns
+(:class:`~kimi_ext.testing.cassette.CassetteWarning`) naming where it records). A request that
 matches no recording fails the test; ``--kimi-strict-cassettes`` (or
 ``@pytest.mark.kimi_cassette(strict=True)``) also fails it when an interaction went unused.
 ``--kimi-cassettes-used FILE`` lists each cassette a test used, for ``kimi cassettes check
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,7 +47,7 @@ from typing import Any
 import pytest
 
 from kimi_ext._core.transport.secret import Secret
-from kimi_ext.testing.cassette import CassetteError
+from kimi_ext.testing.cassette import CassetteError, CassetteWarning
 from kimi_ext.testing.standin import KimiStandIn
 
 MODES = ("none", "once", "new_episodes", "all")
@@ -136,6 +139,16 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
             )
         upstream = config.getoption("kimi_upstream", default=None) or _default_upstream()
         settings.update(record=path, upstream=upstream)
+        if named is not None and not exists:
+            # Most often a mistyped or misplaced path: say where the new cassette goes.
+            warnings.warn(
+                CassetteWarning(
+                    f"kimi_cassette({str(named)!r}): no cassette there; recording a new one "
+                    f"at {path} (a relative marker path is relative to the test file's "
+                    f"folder, {request.path.parent})"
+                ),
+                stacklevel=1,
+            )
         if mode == "all":
             path.unlink(missing_ok=True)
     if replay:

@@ -5,8 +5,9 @@ The request goes upstream as the application sent it (its key included), less th
 hop-by-hop headers. A stream is relayed one SSE event at a time, each as soon as it is
 complete, never held back; the cassette keeps each event's bytes and the delay before it.
 What is stored is scrubbed (:mod:`kimi_ext.testing.scrub`): every key seen in a request
-(``Authorization``, ``x-api-key``, cookies) in every form, and the user's own scrubbers'
-matches; only allow-listed headers are kept, never a credential header.
+(``Authorization``, ``x-api-key``, cookies) in every form, also when a stream's frames cut
+it in pieces (:mod:`kimi_ext.testing.streamtext`), and the user's own scrubbers' matches;
+only allow-listed headers are kept, never a credential header.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from kimi_ext.testing.outcome import Outcome
 from kimi_ext.testing.recording import PATHS
 from kimi_ext.testing.scrub import Scrubber, UserScrubber
 from kimi_ext.testing.sse import StreamScript
+from kimi_ext.testing.streamtext import scrub_frames
 
 __all__ = [
     "KEEP_REQUEST_HEADERS",
@@ -361,6 +363,15 @@ def _scrub_bytes(data: bytes, scrubber: Scrubber) -> bytes:
     return data if scrubbed == text else scrubbed.encode("utf-8")
 
 
+def _scrub_stream(frames: list[Frame], scrubber: Scrubber) -> list[Frame]:
+    """Each frame scrubbed, then the text the stream sends in pieces, joined (a piece of
+    the key cut in two by a frame boundary)."""
+    # Joined first: a user pattern matched on one frame alone could leave the rest of its
+    # match (acct-12 | 345) in the next.
+    data = scrub_frames([f.data for f in frames], scrubber)
+    return [Frame(_scrub_bytes(d, scrubber), f.delay) for d, f in zip(data, frames, strict=True)]
+
+
 def scrub_interaction(interaction: Interaction, scrubber: Scrubber) -> Interaction:
     """A copy of ``interaction`` with every secret scrubbed from every string in it."""
     reply = interaction.reply
@@ -373,9 +384,7 @@ def scrub_interaction(interaction: Interaction, scrubber: Scrubber) -> Interacti
             status=reply.status,
             headers=scrub_json(reply.headers, scrubber),
             body=None if reply.body is None else _scrub_bytes(reply.body, scrubber),
-            frames=None
-            if frames is None
-            else [Frame(_scrub_bytes(f.data, scrubber), f.delay) for f in frames],
+            frames=None if frames is None else _scrub_stream(frames, scrubber),
             ending=reply.ending,
             delay=reply.delay,
         ),

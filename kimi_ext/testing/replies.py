@@ -254,10 +254,20 @@ def cut_call(call: PlannedCall, size: int) -> PlannedCall:
     return PlannedCall(call.id, call.name, call.arguments[:size], call.type, complete=False)
 
 
-def example_for_schema(schema: Any, depth: int = 0) -> Any:
-    """A small instance of a JSON Schema (for the default structured-output reply)."""
+def example_for_schema(schema: Any, depth: int = 0, root: Any = None) -> Any:
+    """A small instance of a JSON Schema (the default structured-output reply, and the
+    arguments of a tool call ``tool_choice`` requires). A local ``$ref``
+    (``#/$defs/...``) is followed."""
+    root = schema if root is None else root
     if not isinstance(schema, Mapping) or depth > 8:
         return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(part) if isinstance(target, Mapping) else None
+        return example_for_schema(target, depth + 1, root)
     if "const" in schema:
         return schema["const"]
     enum = schema.get("enum")
@@ -268,7 +278,7 @@ def example_for_schema(schema: Any, depth: int = 0) -> Any:
     for key in ("anyOf", "oneOf", "allOf"):
         members = schema.get(key)
         if isinstance(members, list) and members:
-            return example_for_schema(members[0], depth + 1)
+            return example_for_schema(members[0], depth + 1, root)
     kind = schema.get("type")
     if isinstance(kind, list):
         kind = next((k for k in kind if k != "null"), "null")
@@ -277,17 +287,35 @@ def example_for_schema(schema: Any, depth: int = 0) -> Any:
         props = props if isinstance(props, Mapping) else {}
         required = schema.get("required")
         names = [n for n in props if not isinstance(required, list) or n in required]
-        return {name: example_for_schema(props[name], depth + 1) for name in names}
+        return {name: example_for_schema(props[name], depth + 1, root) for name in names}
     if kind == "array":
         count = schema.get("minItems", 0)
         count = count if isinstance(count, int) else 0
-        return [example_for_schema(schema.get("items"), depth + 1) for _ in range(count)]
+        return [example_for_schema(schema.get("items"), depth + 1, root) for _ in range(count)]
     if kind == "string":
         size = schema.get("minLength", 0)
         return "x" * size if isinstance(size, int) else ""
     if kind in ("integer", "number"):
-        low = schema.get("minimum", 0)
-        return low if isinstance(low, int | float) and not isinstance(low, bool) else 0
+        return _number_example(schema, kind)
     if kind == "boolean":
         return False
     return None
+
+
+def _number_example(schema: Mapping[str, Any], kind: str) -> int | float:
+    """The smallest number the bounds allow (0 when unbounded below)."""
+
+    def bound(key: str) -> int | float | None:
+        value = schema.get(key)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    low, above = bound("minimum"), bound("exclusiveMinimum")
+    if above is not None and (low is None or above >= low):
+        low = above + 1 if kind == "integer" else above + 0.5
+    if low is None:
+        high, below = bound("maximum"), bound("exclusiveMaximum")
+        ceiling = below - 1 if below is not None else high
+        low = min(0, ceiling) if ceiling is not None else 0
+    if kind == "integer" and isinstance(low, float):
+        return int(-(-low // 1))
+    return low

@@ -67,6 +67,10 @@ class RequestInfo:
     top_logprobs: int = 0
     include: tuple[str, ...] = ()
     has_web_search: bool = False
+    # tool_choice requires a call (Chat/Responses "required", Messages "any").
+    must_call_tool: bool = False
+    # The tools the model may call: (name, parameters JSON Schema), in declared order.
+    functions: tuple[tuple[str, Any], ...] = ()
     discarded: tuple[str, ...] = ()
 
 
@@ -231,6 +235,13 @@ def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
     info.has_web_search = any(
         _web_search(tools, ("web_search",)) for tools in [body.get("tools"), *declared]
     )
+    info.must_call_tool = body.get("tool_choice") == "required"
+    info.functions = tuple(
+        (t["function"]["name"], t["function"].get("parameters"))
+        for tools in [body.get("tools"), *declared]
+        for t in tools or ()
+        if t.get("type") == "function"
+    )
     fmt = body.get("response_format")
     if fmt is not None:
         if fmt["type"] == "json_schema":
@@ -302,14 +313,20 @@ def check_messages(
 ) -> RequestInfo:
     """Every rule of ``POST /v1/messages``; ``verify(thinking, signature)`` checks a
     thinking block's signature."""
-    for name, default in contract("messages").headers.items():
-        if default is not None and not headers.get(name):
+    for name in contract("messages").required_headers:
+        if not headers.get(name):
             raise ServiceError(400, f"{name}: header is required")
     chk, rules, body, info = _start("messages", "anthropic", body, strict)
     messages = body["messages"]
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
     info.has_web_search = _web_search(body.get("tools"), ("web_search_20250305",))
+    info.must_call_tool = (body.get("tool_choice") or {}).get("type") == "any"
+    info.functions = tuple(
+        (t["name"], t.get("input_schema"))
+        for t in body.get("tools") or ()
+        if t.get("type", "custom") == "custom"
+    )
     info.cache_group = (body.get("metadata") or {}).get("user_id") or ""
     info.cache_ttl = _cache_ttl(rules, body, "cache_control")
     fmt = (body.get("output_config") or {}).get("format")
@@ -366,6 +383,15 @@ def check_responses(body: Mapping[str, Any], *, strict: bool = False) -> Request
     if fmt is not None and fmt.get("type") == "json_schema":
         info.schema = fmt["schema"]
     info.has_web_search = _web_search(body.get("tools"), ("web_search",))
+    choice = body.get("tool_choice")
+    info.must_call_tool = choice == "required" or (
+        isinstance(choice, Mapping) and choice.get("type") == "required"
+    )
+    info.functions = tuple(
+        (t["name"], t.get("parameters"))
+        for t in body.get("tools") or ()
+        if t.get("type") == "function"
+    )
     info.include = tuple(body.get("include") or ())
     info.cache_group = body.get("prompt_cache_key") or ""
     info.cache_ttl = _cache_ttl(rules, body, "prompt_cache_options")

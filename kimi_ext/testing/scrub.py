@@ -23,7 +23,15 @@ from re import Pattern
 
 from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY
 
-__all__ = ["PIECE", "REDACTED", "Scrubber", "key_forms", "key_like", "key_pieces"]
+__all__ = [
+    "PIECE",
+    "REDACTED",
+    "Scrubber",
+    "key_forms",
+    "key_like",
+    "key_like_spans",
+    "key_pieces",
+]
 
 REDACTED = "<redacted>"
 PIECE = 8  # the length of a key fragment that must not survive
@@ -146,22 +154,35 @@ class Scrubber:
                     if chunk[i : i + size] in pieces:
                         yield base + i, base + i + size
 
+    def spans(self, text: str, *, user: bool = False) -> list[tuple[int, int]]:
+        """The ``(start, end)`` stretches of ``text`` made of pieces of a known key (with
+        ``user``, also the user's literal strings and patterns' matches; a function cannot
+        say where it changed the text), in order, overlapping ones merged (each stretch is
+        replaced once)."""
+        found = list(self._spans(text))
+        for scrubber in self._user if user else ():
+            if isinstance(scrubber, str) and scrubber:
+                at = text.find(scrubber)
+                while at >= 0:
+                    found.append((at, at + len(scrubber)))
+                    at = text.find(scrubber, at + 1)
+            elif isinstance(scrubber, Pattern):
+                found += [m.span() for m in scrubber.finditer(text) if m.end() > m.start()]
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(found):
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        return merged
+
     def _scrub_keys(self, text: str) -> str:
-        spans = list(self._spans(text))
-        if not spans:
-            return text
-        # Pieces overlap (every window of the key): replace each merged stretch once.
         out: list[str] = []
-        start, end = spans[0]
         last = 0
-        for a, b in spans[1:]:
-            if a <= end:
-                end = max(end, b)
-                continue
+        for start, end in self.spans(text):
             out += [text[last:start], REDACTED]
-            last, start, end = end, a, b
-        out += [text[last:start], REDACTED, text[end:]]
-        return "".join(out)
+            last = end
+        return "".join(out) + text[last:] if out else text
 
 
 # What a credential looks like when the key itself is not known: a long token with both
@@ -180,14 +201,21 @@ def key_like(text: str) -> list[tuple[int, str]]:
     """``(offset, what)`` for each credential-looking string in ``text``: a prefixed key
     (``sk-…``), a ``Bearer`` / ``Basic`` credential, a credential header, an ``api_key=``
     parameter."""
-    found = []
-    for match in _KEY_LIKE.finditer(text):
-        kind = match.lastgroup or "key"
-        what = {
-            "prefix": "a prefixed key",
-            "bearer": "a Bearer/Basic credential",
-            "header": "a credential header",
-            "param": "an api_key parameter",
-        }[kind]
-        found.append((match.start(), what))
-    return found
+    return [(start, what) for start, _, what in key_like_spans(text)]
+
+
+_KINDS = {
+    "prefix": "a prefixed key",
+    "bearer": "a Bearer/Basic credential",
+    "header": "a credential header",
+    "param": "an api_key parameter",
+}
+
+
+def key_like_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, what)`` for each credential-looking string in ``text`` (see
+    :func:`key_like`)."""
+    return [
+        (match.start(), match.end(), _KINDS[match.lastgroup or "prefix"])
+        for match in _KEY_LIKE.finditer(text)
+    ]

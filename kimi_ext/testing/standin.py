@@ -40,6 +40,7 @@ from typing import Any
 
 from kimi_ext._core.contract import contract
 from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY
+from kimi_ext.errors import KimiError
 from kimi_ext.testing.caching import CacheUse, PromptCache
 from kimi_ext.testing.cassette import CassetteError, Interaction
 from kimi_ext.testing.faults import Fault, FaultPlan
@@ -85,9 +86,25 @@ _ERROR_CONTEXTS = {
 }
 
 
+class StandInError(KimiError, OSError):
+    """The stand-in cannot listen on its address (busy, not allowed, a port outside
+    0-65535): the message names the host, the port and the reason; the system's error is
+    the cause."""
+
+
 def default_reply(info: RequestInfo, body: Mapping[str, Any]) -> Reply:
-    """Echo the last user text (or a minimal instance of the requested JSON schema)."""
+    """Echo the last user text (or a minimal instance of the requested JSON schema); when
+    ``tool_choice`` requires a tool call, call the first declared function with a minimal
+    instance of its parameters schema (or, with web search the only tool, search)."""
     text = last_user_text(info.fmt, body) or "OK"
+    if info.must_call_tool and info.functions:
+        name, schema = info.functions[0]
+        arguments = example_for_schema(schema)
+        return Reply(
+            tool_calls=[ToolCallSpec(name, arguments if isinstance(arguments, dict) else {})]
+        )
+    if info.must_call_tool and info.has_web_search:
+        return Reply(text=text, web_search=text)
     if info.schema is not None:
         return Reply.structured(example_for_schema(info.schema))
     if info.json_mode:
@@ -329,7 +346,9 @@ class KimiStandIn:
         report_stop_sequence: on Messages, report a stop-sequence hit as
             ``stop_reason: stop_sequence`` with the matched text (Anthropic style) instead
             of the documented ``end_turn`` with ``stop_sequence: null``.
-        require_anthropic_version: reject Messages requests without ``anthropic-version``.
+        require_anthropic_version: also refuse a Messages request without
+            ``anthropic-version``, as Anthropic's own API does (the Kimi documents do not
+            require it, so neither does the spec nor, by default, the stand-in).
         secret: the key that signs Messages thinking blocks (random per server by default).
         strict_fields: refuse unknown top-level fields by name instead of discarding them
             (the service discards them; each request records what it discarded).
@@ -369,7 +388,7 @@ class KimiStandIn:
         event_delay: float = 0.0,
         caching: bool = True,
         report_stop_sequence: bool = False,
-        require_anthropic_version: bool = True,
+        require_anthropic_version: bool = False,
         secret: bytes | None = None,
         strict_fields: bool = False,
         max_body_bytes: int | None = None,
@@ -439,11 +458,17 @@ class KimiStandIn:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> KimiStandIn:
-        """Bind and serve in a background thread; returns self."""
+        """Bind and serve in a background thread; returns self. :class:`StandInError` when
+        the address cannot be listened on (a busy port...)."""
         if self._server is not None:
             return self
         self._stopping.clear()
-        server = _Server((self.host, self._port), self)
+        try:
+            server = _Server((self.host, self._port), self)
+        except (OSError, OverflowError) as exc:
+            # bind() raises OverflowError for a port outside 0-65535.
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise StandInError(f"cannot listen on {self.host}:{self._port}: {reason}") from exc
         self._server = server
         self._wake = socket.socketpair()
         self._thread = threading.Thread(
@@ -898,8 +923,8 @@ class KimiStandIn:
         if fmt == "chat":
             return check_chat(body, strict=strict)
         if fmt == "messages":
-            if not self.require_anthropic_version:
-                headers = {**headers, "anthropic-version": "2023-06-01"}
+            if self.require_anthropic_version and not headers.get("anthropic-version"):
+                raise ServiceError(400, "anthropic-version: header is required")
             return check_messages(body, headers, self.verify_thinking, strict=strict)
         return check_responses(body, strict=strict)
 
@@ -1076,7 +1101,8 @@ def serve_forever(
     """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
 
     ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
-    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing.
+    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing; a port
+    that cannot be listened on raises :class:`StandInError`.
     ``cassettes`` are the cassette arguments of :class:`KimiStandIn` (``record``,
     ``upstream``, ``replay``, ``timing``, ``strict_replay``...). Returns the problems a
     strict replay found (requests no recording matched, interactions left unused).

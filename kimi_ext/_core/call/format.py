@@ -142,7 +142,7 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     @cached_property
     def route(self) -> tuple[str, str, dict[str, str]]:
         """(method, path, format headers) from the spec's one operation, as derived into
-        the contract (its required header parameters with their defaults: Messages'
+        the contract (its header parameters with their defaults: Messages'
         ``anthropic-version``). Read once; the caller copies the headers before adding its
         own."""
         rules = contract(self.name)

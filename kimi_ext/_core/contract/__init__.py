@@ -163,7 +163,8 @@ class Contract:
         self.format: str = data["format"]
         self.method: str = data["method"]
         self.path: str = data["path"]
-        self.headers: Mapping[str, Any] = data["headers"]
+        self.headers: Mapping[str, Any] = data["headers"]  # each sent with its default
+        self.required_headers: tuple[str, ...] = tuple(data["required_headers"])
         self.fields: frozenset[str] = frozenset(data["fields"])
         self.required: tuple[str, ...] = tuple(data["required"])
         self.defaults: Mapping[str, Any] = data["defaults"]

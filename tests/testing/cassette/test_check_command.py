@@ -1,4 +1,4 @@
-"""``kimi cassettes check DIR [--used FILE]``: key-like strings and unused cassettes."""
+"""``kimi cassettes check DIR|FILE [--used FILE]``: key-like strings and unused cassettes."""
 
 from __future__ import annotations
 
@@ -72,6 +72,20 @@ def test_a_piece_of_the_key_in_kimi_api_key_is_found(
     assert UPSTREAM_KEY[10:19] not in out
 
 
+def test_one_cassette_file_is_checked_alone(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIMI_API_KEY", UPSTREAM_KEY)
+    clean, dirty = folder / "a.json", folder / "b.json"
+    dirty.write_text(dirty.read_text().replace("Hello b", f"Hello {UPSTREAM_KEY[10:19]}"))
+    assert kimi("cassettes", "check", str(clean)) == (0, f"{clean}: no secret found\n")
+    code, out = kimi("cassettes", "check", str(dirty))
+    assert (code, out) == (EXIT_CASSETTES, f"{dirty}: holds a piece of the API key\n")
+    used = folder / "used.txt"
+    used.write_text(f"{clean}\n")
+    assert kimi("cassettes", "check", str(clean), "--used", str(used))[0] == 0
+    code, out = kimi("cassettes", "check", str(dirty), "--used", str(used))
+    assert f"{dirty}: no test used it" in out
+
+
 def test_unused_and_broken_cassettes(folder: Path, tmp_path: Path) -> None:
     used = tmp_path / "used.txt"
     used.write_text(f"{folder / 'a.json'}\n")
@@ -87,7 +101,7 @@ def test_unused_and_broken_cassettes(folder: Path, tmp_path: Path) -> None:
 def test_setup_mistakes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = kimi("cassettes", "check", str(tmp_path / "nowhere"))
     assert code == EXIT_SETUP
-    assert "not a folder" in capsys.readouterr().err
+    assert "nowhere: no such folder or cassette file" in capsys.readouterr().err
     code, _ = kimi("cassettes", "check", str(tmp_path), "--used", str(tmp_path / "missing.txt"))
     assert code == EXIT_SETUP
     assert "cannot read" in capsys.readouterr().err

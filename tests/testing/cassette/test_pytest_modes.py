@@ -150,3 +150,47 @@ def test_a_marker_names_the_cassette_and_its_options(app: Path, upstream: KimiSt
     assert run.returncode == 0, run.stdout
     assert prompts(app / "shared" / "weather.json") == ["Weather in Oslo?", "Weather in Oslo?"]
     assert run_pytest(app, key=None).returncode == 0
+
+
+def test_a_marker_path_that_does_not_exist_warns_where_it_records(
+    app: Path, upstream: KimiStandIn
+) -> None:
+    # The suite in a subfolder, run from its parent: the marker path is relative to the test
+    # file's folder, not to where pytest runs.
+    suite = app / "suite"
+    suite.mkdir()
+    (suite / "test_app.py").write_text(
+        APP_TESTS.replace(
+            "def test_weather",
+            '@__import__("pytest").mark.kimi_cassette("cassetes/weather.json")\ndef test_weather',
+        )
+    )
+    (app / "test_app.py").unlink()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KIMI_", "PYTEST_"))}
+    env["KIMI_API_KEY"] = UPSTREAM_KEY
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             "suite/test_app.py", "--kimi-record-mode=once", "--kimi-upstream",
+             upstream.base_url, *args],
+            cwd=app, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    where = suite / "cassetes" / "weather.json"
+    # Warnings made errors (as a strict suite may): nothing is recorded, nothing sent.
+    strict = run("-W", "error::kimi_ext.testing.CassetteWarning")
+    assert strict.returncode == 1
+    assert "CassetteWarning" in strict.stdout and str(where) in strict.stdout
+    assert not where.exists() and not upstream.requests
+
+    recorded = run()
+    assert recorded.returncode == 0, recorded.stdout
+    assert "CassetteWarning: kimi_cassette('cassetes/weather.json'): no cassette there; " \
+        f"recording a new one at {where} (a relative marker path is relative to the test " \
+        f"file's folder, {suite})" in recorded.stdout  # fmt: skip
+    assert where.exists() and len(upstream.requests) == 1
+
+    again = run()  # it exists now: replayed, nothing to warn about
+    assert again.returncode == 0, again.stdout
+    assert "CassetteWarning" not in again.stdout and len(upstream.requests) == 1

@@ -214,6 +214,36 @@ def test_a_request_that_matches_nothing_names_the_closest(
             player.check_cassettes()
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_change_near_the_end_of_a_long_value_shows_in_the_mismatch(
+    fmt: str, upstream: KimiStandIn, tmp_path: Path
+) -> None:
+    cassette = tmp_path / "c.json"
+    long = "Summarise the following notes for me: " + "tram tiles Tagus " * 8
+    record(upstream, cassette, fmt, False, long + "in Lisbon.")
+    with KimiStandIn(replay=cassette) as player:
+        with (
+            client_for(player.base_url, player.api_key) as client,
+            pytest.raises(kimi_ext.BadRequestError) as refused,
+        ):
+            endpoint(client, fmt).create(**ask(fmt, long + "in Porto."))
+        (mismatch,) = player.mismatches
+    # The same window of each value, around where they differ, marked as cut on both sides.
+    field = "input" if fmt == "responses" else "messages[0].content"
+    assert f"{field}: recorded '...tram tiles Tagus in Lisbon.', got '...tram" in mismatch
+    assert ", got '...tram tiles Tagus in Porto.'" in mismatch
+    assert mismatch in str(refused.value)
+    # A long value differing early is cut after the window only.
+    early = tmp_path / "early.json"
+    record(upstream, early, fmt, False, "x" + long)
+    with KimiStandIn(replay=early) as player, client_for(player.base_url, "test-key") as client:
+        with pytest.raises(kimi_ext.BadRequestError):
+            endpoint(client, fmt).create(**ask(fmt, "y" + long))
+        (mismatch,) = player.mismatches
+    shown = (long[:59] + "...'").replace("Summarise", "")
+    assert f"{field}: recorded 'xSummarise{shown}, got 'ySummarise{shown}" in mismatch
+
+
 def test_each_recording_answers_once_unless_repeats_are_allowed(
     upstream: KimiStandIn, tmp_path: Path
 ) -> None:

@@ -636,15 +636,36 @@ def test_messages_rules(wire: Wire, extra: dict[str, Any], expected: str) -> Non
     assert detail["type"] == "invalid_request_error"
 
 
-def test_messages_needs_the_anthropic_version_header(wire: Wire, standin: KimiStandIn) -> None:
+@pytest.mark.parametrize("stream", [False, True])
+def test_messages_needs_no_anthropic_version_header(
+    wire: Wire, standin: KimiStandIn, stream: bool
+) -> None:
+    # The Kimi documents send none (evolink's curl example) and declare none required.
+    response = wire.client.post(
+        "/v1/messages",
+        json=messages_body(stream=stream),
+        headers={"Authorization": "Bearer test-key"},
+    )
+    assert response.status_code == 200, response.text
+    if stream:
+        assert "event: message_stop" in response.text
+    else:
+        assert response.json()["type"] == "message"
+
+
+def test_the_anthropic_version_header_can_be_required_as_anthropic_does(
+    wire: Wire, standin: KimiStandIn
+) -> None:
+    standin.require_anthropic_version = True
     response = wire.client.post(
         "/v1/messages", json=messages_body(), headers={"Authorization": "Bearer test-key"}
     )
     assert response.status_code == 400
     assert response.json()["error"]["message"] == "anthropic-version: header is required"
-    standin.require_anthropic_version = False
     response = wire.client.post(
-        "/v1/messages", json=messages_body(), headers={"Authorization": "Bearer test-key"}
+        "/v1/messages",
+        json=messages_body(),
+        headers={"Authorization": "Bearer test-key", "anthropic-version": "2023-06-01"},
     )
     assert response.status_code == 200
 

@@ -8,16 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...models.create_message_request import CreateMessageRequest
 from ...models.error_response import ErrorResponse
 from ...models.message_response import MessageResponse
-from ...types import Response
+from ...types import Response, Unset
 
 
 def _get_kwargs(
     *,
     body: CreateMessageRequest,
-    anthropic_version: str = "2023-06-01",
+    anthropic_version: str | Unset = "2023-06-01",
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
-    headers["anthropic-version"] = anthropic_version
+    if not isinstance(anthropic_version, Unset):
+        headers["anthropic-version"] = anthropic_version
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -91,7 +92,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateMessageRequest,
-    anthropic_version: str = "2023-06-01",
+    anthropic_version: str | Unset = "2023-06-01",
 ) -> Response[ErrorResponse | MessageResponse]:
     """Create a message
 
@@ -102,7 +103,7 @@ def sync_detailed(
     request this module builds and parsed event by event.
 
     Args:
-        anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
+        anthropic_version (str | Unset):  Default: '2023-06-01'. Example: 2023-06-01.
         body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
             `messages` are required; every other field is left out of the JSON unless the caller sets
             it. The two sampling fields are fixed by the service and are best omitted.
@@ -131,7 +132,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: CreateMessageRequest,
-    anthropic_version: str = "2023-06-01",
+    anthropic_version: str | Unset = "2023-06-01",
 ) -> ErrorResponse | MessageResponse | None:
     """Create a message
 
@@ -142,7 +143,7 @@ def sync(
     request this module builds and parsed event by event.
 
     Args:
-        anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
+        anthropic_version (str | Unset):  Default: '2023-06-01'. Example: 2023-06-01.
         body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
             `messages` are required; every other field is left out of the JSON unless the caller sets
             it. The two sampling fields are fixed by the service and are best omitted.
@@ -166,7 +167,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: CreateMessageRequest,
-    anthropic_version: str = "2023-06-01",
+    anthropic_version: str | Unset = "2023-06-01",
 ) -> Response[ErrorResponse | MessageResponse]:
     """Create a message
 
@@ -177,7 +178,7 @@ async def asyncio_detailed(
     request this module builds and parsed event by event.
 
     Args:
-        anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
+        anthropic_version (str | Unset):  Default: '2023-06-01'. Example: 2023-06-01.
         body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
             `messages` are required; every other field is left out of the JSON unless the caller sets
             it. The two sampling fields are fixed by the service and are best omitted.
@@ -204,7 +205,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: CreateMessageRequest,
-    anthropic_version: str = "2023-06-01",
+    anthropic_version: str | Unset = "2023-06-01",
 ) -> ErrorResponse | MessageResponse | None:
     """Create a message
 
@@ -215,7 +216,7 @@ async def asyncio(
     request this module builds and parsed event by event.
 
     Args:
-        anthropic_version (str):  Default: '2023-06-01'. Example: 2023-06-01.
+        anthropic_version (str | Unset):  Default: '2023-06-01'. Example: 2023-06-01.
         body (CreateMessageRequest): Body of `POST /v1/messages`. `model`, `max_tokens` and
             `messages` are required; every other field is left out of the JSON unless the caller sets
             it. The two sampling fields are fixed by the service and are best omitted.
