@@ -201,6 +201,8 @@ def check_stream(params: Mapping[str, Any], streams: bool) -> None:
         value = holder["stream"]
         if isinstance(value, bool) and value is streams:
             continue
+        if holder is params and not isinstance(value, bool):
+            continue  # not a boolean: the contract's rule for the field names it
         if streams:
             rule = (
                 "this call streams (create(stream=True) or stream()); use create() "
