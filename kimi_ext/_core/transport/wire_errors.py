@@ -225,7 +225,8 @@ def status_error_from_response(
 
 def status_of_event(error_type: str | None, code: str | None) -> int:
     """The HTTP status an error reported inside a stream stands for: from its type, else
-    its code (a Responses ``error.code`` such as ``rate_limit_exceeded``: 429), else 500.
+    its code (a Responses ``error.code`` such as ``rate_limit_exceeded``: 429, or an HTTP
+    status a relay puts there), else 500.
 
     The error carries this derived status (``status_code``), not the stream's 200: it is
     what the same failure answered as a plain response would have had, and what the
@@ -234,6 +235,8 @@ def status_of_event(error_type: str | None, code: str | None) -> int:
         status = STATUS_OF_ERROR_TYPE.get(word or "")
         if status is not None:
             return status
+    if code is not None and code.isascii() and code.isdigit() and 400 <= int(code) < 600:
+        return int(code)  # a relay's HTTP status as the code (LiteLLM: "code": "429")
     return 500
 
 

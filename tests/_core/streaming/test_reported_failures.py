@@ -168,6 +168,19 @@ def test_overloaded_in_a_messages_stream_is_what_an_http_529_is(sleeps: SleepRec
     assert streamed.value.partial.id  # message_start was received and is kept
 
 
+def test_a_relays_http_status_as_the_code_gives_that_status(sleeps: SleepRecorder) -> None:
+    # LiteLLM's error chunk in a Chat stream: no type, the upstream status as the code.
+    chunk = b'data: {"error":{"message":"slow down","type":null,"param":null,"code":"429"}}\n\n'
+    with (
+        RawServer(replies(stream_answer(first_event("chat") + chunk))) as server,
+        sync_client(server, sleeps, max_retries=0) as client,
+        client.chat.completions.stream(**minimal("chat")) as stream,
+        pytest.raises(E.RateLimitError) as info,
+    ):
+        stream.final()
+    assert (info.value.status_code, info.value.code) == (429, "429")
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_failure_before_any_event_is_retried_like_create(fmt: str, sleeps: SleepRecorder) -> None:
     # Before: never retried (Responses even returned the failure as a result).
