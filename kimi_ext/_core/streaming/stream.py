@@ -41,12 +41,13 @@ Rules every stream follows:
   non-empty fragment of its kinds fed from its first ``next`` on, in order, including the
   ones another reader's reads brought in; a surrogate pair split across two fragments is
   yielded whole.
-* A failure the response reports before any event was delivered (a Responses
-  ``response.failed`` or an error event as its first event, a 200 whose body is a JSON
-  error) is retried like the same failure of ``create()``: the sender's policy decides
-  (``max_retries``, the deadline, Retry-After), with the same ``Idempotency-Key``, and the
-  stream reads the new attempt. Nothing else is retried: events already delivered cannot
-  be taken back.
+* A failure the response reports before anything was handed to the caller (a Responses
+  ``response.failed``, an error event, a 200 whose body is a JSON error; before it, no
+  event the caller iterated and no fragment of a reader: ``final()`` alone hands over
+  nothing until the end) is retried like the same failure of ``create()``: the sender's
+  policy decides (``max_retries``, the deadline, Retry-After), with the same
+  ``Idempotency-Key``, and the stream reads the new attempt from its start. Nothing else
+  is retried: what was handed over cannot be taken back.
 * A stall (a read timed out) or the call's ``deadline`` passing raises an
   ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
   cut or a close has ``timed_out=False``. A single SSE line longer than the client's
@@ -305,6 +306,10 @@ class _StreamCore(Generic[ResultT]):
         self._secret = secret
         # How to ask for another attempt of the call (SyncCaller._reopen; None: never).
         self._reopen = reopen
+        # What the caller was handed: the events (it iterates the stream), or a fragment
+        # (text_stream, reasoning_stream, fragments). final() hands over only the result.
+        self._events_out = False
+        self._shown = False
         self._acc: Accumulator[ResultT] = self._accumulator_type()
         state = call_state(response)
         self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
@@ -465,11 +470,13 @@ class SyncStream(_StreamCore[ResultT]):
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
+        self._events_out = True
         return self._iterator
 
     def __next__(self) -> StreamEvent:
         if self._error is not None:
             raise self._error
+        self._events_out = True
         return next(self._iterator)
 
     @property
@@ -499,7 +506,10 @@ class SyncStream(_StreamCore[ResultT]):
         try:
             for _ in self._iterator:
                 if reader.inbox:
-                    yield from reader.take(kind)
+                    got = reader.take(kind)
+                    if got:
+                        self._shown = True
+                        yield from got
             # What another reader's reads brought in after this reader's last event.
             yield from reader.take(kind)
             yield from reader.rest()
@@ -524,7 +534,7 @@ class SyncStream(_StreamCore[ResultT]):
 
     def _again(self, error: APIStatusError) -> bool:
         """Whether the call was sent again after ``error``, a failure its response reported
-        before any event was delivered (rule: retried as ``create()`` would retry it: the
+        before anything was handed to the caller (rule: retried as ``create()`` would retry it: the
         client's policy, retry count, key and deadline decide, in the sender); the new
         response is then read. Raises the error the retries end with; False when this
         stream cannot ask for another attempt."""
@@ -592,8 +602,9 @@ class SyncStream(_StreamCore[ResultT]):
                 except _READ_ERRORS as exc:
                     raise self._incomplete(exc) from exc
                 except APIStatusError as exc:
-                    # rule: a failure reported before any event is retried like create()'s.
-                    if delivered or not self._again(exc):
+                    # rule: a failure reported before anything was handed to the caller is
+                    # retried like create()'s.
+                    if (delivered and self._events_out) or self._shown or not self._again(exc):
                         raise
                     continue
                 break
@@ -627,11 +638,13 @@ class AsyncStream(_StreamCore[ResultT]):
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
+        self._events_out = True
         return self._aiterator
 
     async def __anext__(self) -> StreamEvent:
         if self._error is not None:
             raise self._error
+        self._events_out = True
         return await self._aiterator.__anext__()
 
     @property
@@ -657,6 +670,7 @@ class AsyncStream(_StreamCore[ResultT]):
             async for _ in self._aiterator:
                 if reader.inbox:
                     for fragment in reader.take(kind):
+                        self._shown = True
                         yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in reader.take(kind):
@@ -750,7 +764,9 @@ class AsyncStream(_StreamCore[ResultT]):
                 except _READ_ERRORS as exc:
                     raise self._incomplete(exc) from exc
                 except APIStatusError as exc:
-                    if delivered or not await self._again(exc):
+                    if (delivered and self._events_out) or self._shown:
+                        raise
+                    if not await self._again(exc):
                         raise
                     continue
                 break

@@ -214,6 +214,60 @@ async def test_async_a_failure_before_any_event_is_retried_like_create(
     assert events and result.text
 
 
+READERS = {
+    "final": lambda stream: stream.final().text,
+    "text_stream": lambda stream: "".join(stream.text_stream),
+    "fragments": lambda stream: "".join(text for kind, text in stream.fragments if kind == "text"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_events_read_but_not_handed_over_do_not_stop_the_retry(
+    fmt: str, reader: str, sleeps: SleepRecorder
+) -> None:
+    # A first event (response.created, message_start, a role chunk), then the failure: the
+    # caller reading only the result or the text was handed nothing, so it is retried.
+    failing = stream_answer(first_event(fmt) + FAILED_FIRST[fmt])
+    with (
+        RawServer(replies(failing, stream_answer(GOOD[fmt]))) as server,
+        sync_client(server, sleeps) as client,
+        resource(client, fmt).stream(**minimal(fmt)) as stream,
+    ):
+        text = READERS[reader](stream)
+        assert text == stream.final().text and text
+    assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+async def test_async_events_read_but_not_handed_over_do_not_stop_the_retry(
+    fmt: str, sleeps: SleepRecorder
+) -> None:
+    failing = stream_answer(first_event(fmt) + FAILED_FIRST[fmt])
+    with RawServer(replies(failing, stream_answer(GOOD[fmt]))) as server:
+        async with async_client(server, sleeps) as client:
+            stream = await resource(client, fmt).create(**minimal(fmt), stream=True)
+            text = "".join([t async for t in stream.text_stream])
+            assert text and text == (await stream.final()).text
+    assert len(server.requests) == 2
+
+
+def test_a_failure_after_text_was_handed_over_is_not_retried(sleeps: SleepRecorder) -> None:
+    head_of_text = GOOD["responses"].split(b"event: response.output_text.done")[0]
+    failing = stream_answer(head_of_text + FAILED_FIRST["responses"])
+    with (
+        RawServer(replies(failing, stream_answer(GOOD["responses"]))) as server,
+        sync_client(server, sleeps) as client,
+        client.responses.stream(**minimal("responses")) as stream,
+    ):
+        texts = []
+        with pytest.raises(E.RateLimitError) as info:
+            for text in stream.text_stream:
+                texts.append(text)
+    assert texts and len(server.requests) == 1
+    assert info.value.partial.text == "".join(texts)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_retry_follows_the_policy(fmt: str, sleeps: SleepRecorder) -> None:
     # max_retries bounds it as it bounds create(): one retry, then the error is raised.
