@@ -15,6 +15,7 @@ import pytest
 
 import kimi_ext.errors as E
 from kimi_ext import AsyncKimi, Kimi
+from kimi_ext.hooks import Hook
 from tests.support.client import KEY, SleepRecorder, minimal
 from tests.support.hostile_server import SSE, RawServer, answer, head, replies
 from tests.support.streams import load
@@ -266,6 +267,30 @@ def test_a_failure_after_text_was_handed_over_is_not_retried(sleeps: SleepRecord
                 texts.append(text)
     assert texts and len(server.requests) == 1
     assert info.value.partial.text == "".join(texts)
+
+
+class Seen(Hook):
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def on_retry(self, call: Any, error: BaseException, wait: float) -> None:
+        self.events.append(f"retry {type(error).__name__}")
+
+    def on_call_end(self, call: Any, end: Any) -> None:
+        self.events.append(f"end {end.error is None} {end.result.text!r}")
+
+
+def test_hooks_see_the_stream_retry_and_one_end(sleeps: SleepRecorder) -> None:
+    seen = Seen()
+    with (
+        RawServer(
+            replies(stream_answer(FAILED_FIRST["responses"]), stream_answer(GOOD["responses"]))
+        ) as server,
+        sync_client(server, sleeps, hooks=[seen]) as client,
+        client.responses.stream(**minimal("responses")) as stream,
+    ):
+        text = stream.final().text
+    assert seen.events == ["retry RateLimitError", f"end True {text!r}"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
