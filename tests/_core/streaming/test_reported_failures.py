@@ -327,6 +327,20 @@ def test_the_retry_waits_what_the_server_asks(sleeps: SleepRecorder) -> None:
     assert len(server.requests) == 1
 
 
+def test_no_retry_the_deadline_would_not_leave_time_for(sleeps: SleepRecorder) -> None:
+    # The server asks for 30 s; the call's deadline is 20 s away: raised at once, as
+    # create() does, instead of waiting past the deadline.
+    first = head(200, {**SSE, "Retry-After": "30"}) + FAILED_FIRST["responses"]
+    with (
+        RawServer(replies(first, stream_answer(GOOD["responses"]))) as server,
+        sync_client(server, sleeps, deadline=20) as client,
+        client.responses.stream(**minimal("responses")) as stream,
+        pytest.raises(E.RateLimitError),
+    ):
+        stream.final()
+    assert len(server.requests) == 1 and sleeps.waits == []
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_failure_after_an_event_was_delivered_is_not_retried(
     fmt: str, sleeps: SleepRecorder
