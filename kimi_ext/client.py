@@ -14,7 +14,7 @@ One client speaks all three wire formats::
     with client.chat.completions.stream(model="kimi-k3.1-pro", messages=[...]) as stream:
         for text in stream.text_stream:
             print(text, end="")
-        final = stream.get_final_completion()
+        final = stream.final()
 """
 
 from __future__ import annotations
