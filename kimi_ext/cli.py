@@ -525,7 +525,7 @@ class ChatSession:
             return result
         with resource.stream(**self.params()) as stream:
             self._print_stream(stream.fragments)
-            final: Result = getattr(stream, self.wire.final_getter)()
+            final: Result = stream.final()
             return final
 
     def _print_stream(self, fragments: Any) -> None:

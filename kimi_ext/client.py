@@ -14,7 +14,7 @@ One client speaks all three wire formats::
     with client.chat.completions.stream(model="kimi-k3.1-pro", messages=[...]) as stream:
         for text in stream.text_stream:
             print(text, end="")
-        final = stream.get_final_completion()
+        final = stream.final()
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overlo
 
 import httpx
 
-from kimi_ext._core.call.building import prepare
+from kimi_ext._core.call.building import check_stream, prepare
 from kimi_ext._core.call.calling import AsyncCaller, SyncCaller
 from kimi_ext._core.call.format import AsyncStreamT, Format, ResultT, StreamT
 from kimi_ext._core.contract.options import check_header
@@ -504,11 +504,13 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         ResponsesHistory, as the format is)."""
         from kimi_ext.tool_loop import run_tools
 
+        check_stream(params, False)  # refused before a turn is sent: a tool loop never streams
         return run_tools(self, self._caller.hooks, tools=tools, max_rounds=max_rounds, **params)
 
     def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import continue_answer
 
+        check_stream(params, False)  # a continuation joins a whole answer: it never streams
         return continue_answer(self, prefix=prefix, **params)
 
 
@@ -542,6 +544,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
         """Async ``run_tools``: the calls of one turn run concurrently."""
         from kimi_ext.tool_loop import arun_tools
 
+        check_stream(params, False)  # refused before a turn is sent: a tool loop never streams
         return await arun_tools(
             self, self._caller.hooks, tools=tools, max_rounds=max_rounds, **params
         )
@@ -549,6 +552,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
     async def _continue(self, prefix: str, params: Mapping[str, Any]) -> Result:
         from kimi_ext.continuation import acontinue_answer
 
+        check_stream(params, False)  # a continuation joins a whole answer: it never streams
         return await acontinue_answer(self, prefix=prefix, **params)
 
 

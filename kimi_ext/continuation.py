@@ -46,8 +46,8 @@ is checked before anything is sent: an odd one is a RequestValidationError namin
 With ``stream=True``, resume returns a stream (:class:`ResumedChatStream` /
 :class:`ResumedMessageStream`; ``Async...`` with an AsyncKimi) used like the format's own:
 a context manager (``with`` / ``async with``) to iterate for the continuation's events,
-with ``.text_stream``, ``.reasoning_stream`` and ``.fragments``, and the final getter
-(``get_final_completion()`` / ``get_final_message()``) giving the joined result. Its
+with ``.text_stream``, ``.reasoning_stream`` and ``.fragments``, and ``final()`` (also
+``get_final_completion()`` / ``get_final_message()``) giving the joined result. Its
 ``text_stream`` (and the text of ``fragments``) yields only the new text, what follows
 ``partial.text`` (which a UI already shows): for Messages, the whitespace the model writes
 again at the start, where the prefix sent lost it, is not yielded a second time. If the
@@ -74,7 +74,7 @@ from kimi_ext.errors import (
     IncompleteStreamError,
     RequestValidationError,
 )
-from kimi_ext.formats import format_of
+from kimi_ext.formats import CHAT, MESSAGES, format_of
 from kimi_ext.messages.continued import ContinuedMessage
 from kimi_ext.messages.result import Message
 
@@ -391,9 +391,8 @@ class ResumedStream(_ResumedCore):
     def _final(self) -> Any:
         if self._final_result is not None:
             return self._final_result
-        getter = self._plan.resource.format.final_getter
         try:
-            final = getattr(self._open(), getter)()
+            final = self._open().final()
         except IncompleteStreamError as broken:
             raise self._joined_error(broken) from broken
         return self._joined(final)
@@ -496,22 +495,23 @@ class AsyncResumedStream(_ResumedCore):
     async def _final(self) -> Any:
         if self._final_result is not None:
             return self._final_result
-        getter = self._plan.resource.format.final_getter
         try:
-            final = await getattr(await self._open(), getter)()
+            final = await (await self._open()).final()
         except IncompleteStreamError as broken:
             raise self._joined_error(broken) from broken
         return self._joined(final)
 
 
 class ResumedChatStream(ResumedStream):
-    """A resumed Chat stream; ``get_final_completion()`` gives the whole answer: a
+    """A resumed Chat stream; ``final()`` (or ``get_final_completion()``) gives the whole answer: a
     :class:`ContinuedChatCompletion` (or the partial itself, when it had finished)."""
 
-    def get_final_completion(self) -> ChatCompletion:
+    def final(self) -> ChatCompletion:
         """Read the rest of the continuation; the partial's text joined to it."""
         result: ChatCompletion = self._final()
         return result
+
+    get_final_completion = final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -520,13 +520,15 @@ class ResumedChatStream(ResumedStream):
 
 
 class ResumedMessageStream(ResumedStream):
-    """A resumed Messages stream; ``get_final_message()`` gives the whole answer: a
+    """A resumed Messages stream; ``final()`` (or ``get_final_message()``) gives the whole answer: a
     :class:`ContinuedMessage` (or the partial itself, when it had finished)."""
 
-    def get_final_message(self) -> Message:
+    def final(self) -> Message:
         """Read the rest of the continuation; the partial's text joined to it."""
         result: Message = self._final()
         return result
+
+    get_final_message = final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -537,10 +539,12 @@ class ResumedMessageStream(ResumedStream):
 class AsyncResumedChatStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedChatStream`."""
 
-    async def get_final_completion(self) -> ChatCompletion:
+    async def final(self) -> ChatCompletion:
         """Read the rest of the continuation; the partial's text joined to it."""
         result: ChatCompletion = await self._final()
         return result
+
+    get_final_completion = final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -551,10 +555,12 @@ class AsyncResumedChatStream(AsyncResumedStream):
 class AsyncResumedMessageStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedMessageStream`."""
 
-    async def get_final_message(self) -> Message:
+    async def final(self) -> Message:
         """Read the rest of the continuation; the partial's text joined to it."""
         result: Message = await self._final()
         return result
+
+    get_final_message = final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -562,9 +568,9 @@ class AsyncResumedMessageStream(AsyncResumedStream):
         async def __anext__(self) -> MessagesStreamEvent: ...
 
 
-_STREAMS: dict[str, tuple[type[ResumedStream], type[AsyncResumedStream]]] = {
-    "get_final_completion": (ResumedChatStream, AsyncResumedChatStream),
-    "get_final_message": (ResumedMessageStream, AsyncResumedMessageStream),
+_STREAMS: dict[Format[Any, Any, Any], tuple[type[ResumedStream], type[AsyncResumedStream]]] = {
+    CHAT: (ResumedChatStream, AsyncResumedChatStream),
+    MESSAGES: (ResumedMessageStream, AsyncResumedMessageStream),
 }
 
 _Partial = IncompleteStreamError | Result
@@ -641,5 +647,5 @@ def resume(
         raise RequestValidationError("stream", stream, "must be True or False")
     plan = _Plan(client, error, params)
     if stream:
-        return _STREAMS[plan.resource.format.final_getter][client.is_async](plan)
+        return _STREAMS[plan.resource.format][client.is_async](plan)
     return _resume_async(plan) if client.is_async else _resume_sync(plan)

@@ -220,6 +220,9 @@ class APIStatusError(APIError):
         self.request_id = request_id
         # The server's retry hint in seconds (Retry-After / retry-after-ms), if any.
         self.retry_after: float | None = None
+        # For a failure reported inside a stream: what the stream had received (the type
+        # its final() returns). None for an error status.
+        self.partial: Any = None
 
     def __str__(self) -> str:
         parts = [f"{self.status_code}"]

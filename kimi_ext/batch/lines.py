@@ -161,7 +161,7 @@ def check_line(number: int, raw: bytes | str | dict[str, Any]) -> BatchLine | Li
                 "request body (write the wire field instead)",
             )  # fmt: skip
     try:
-        prepare(parsed.fmt, parsed.body)
+        prepare(parsed.fmt, parsed.body, stream=parsed.stream)  # the line's own choice
     except RequestValidationError as exc:
         return LineProblem(
             number, parsed.custom_id, f"body.{exc.field}", _rule_of(exc, parsed.fmt, parsed.body)

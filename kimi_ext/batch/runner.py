@@ -302,7 +302,7 @@ class BatchRun:
         resource = fmt.resource_of(client)
         line_id = output_id(fingerprint(line.custom_id, line.url, body))
         try:
-            result = await self._attempts(resource, params, line.stream, fmt.final_getter)
+            result = await self._attempts(resource, params, line.stream)
         except RUN_STOPPERS as exc:
             self._stopper = self._stopper or exc
             self.summary.stopped_by = self.summary.stopped_by or f"{type(exc).__name__}: {exc}"
@@ -320,9 +320,7 @@ class BatchRun:
                     "request_id": result.request_id, "body": result.to_dict()}  # fmt: skip
         return {"id": line_id, "custom_id": line.custom_id, "response": response, "error": None}
 
-    async def _attempts(
-        self, resource: Any, params: dict[str, Any], stream: bool, getter: str
-    ) -> Any:
+    async def _attempts(self, resource: Any, params: dict[str, Any], stream: bool) -> Any:
         """Send the line. A 429 the client gave up on (its Retry-After was longer than the
         client waits for) is not the line's fault: the limiter has paused the whole run
         for it, so the line is sent again once the pause is over (``max_retries`` times)."""
@@ -330,14 +328,14 @@ class BatchRun:
         while True:
             try:
                 if stream:
-                    return await self._stream(resource, dict(params), getter)
+                    return await self._stream(resource, dict(params))
                 return await resource.create(**params)
             except RateLimitError as exc:
                 if isinstance(exc, QuotaExceededError) or left <= 0:
                     raise
                 left -= 1  # the next attempt waits in the limiter for the pause
 
-    async def _stream(self, resource: Any, params: dict[str, Any], getter: str) -> Any:
+    async def _stream(self, resource: Any, params: dict[str, Any]) -> Any:
         """A streamed line: accumulated by the client's stream code into the final object.
         A stream cut before its end is sent again (same idempotency key), up to
         ``max_retries`` times; it is never written as complete."""
@@ -346,7 +344,7 @@ class BatchRun:
         while True:
             try:
                 async with resource.stream(**params) as stream:
-                    return await getattr(stream, getter)()
+                    return await stream.final()
             except IncompleteStreamError:
                 if attempt >= self.max_retries:
                     raise

@@ -3,7 +3,7 @@
     with client.chat.completions.stream(...) as stream:
         for text in stream.text_stream:
             print(text, end="")
-        completion = stream.get_final_completion()
+        completion = stream.final()
 
 How chunks are merged (the ways Kimi and its gateways really stream):
 
@@ -351,9 +351,9 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
 
 
 class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=ChatAccumulator):
-    """A Chat Completions stream; ``get_final_completion()`` reads it all, gives the completion."""
+    """A Chat Completions stream; ``final()`` reads it all, gives the completion (``get_final_completion()`` is its old name)."""
 
-    get_final_completion = streaming.SyncStream._final
+    get_final_completion = streaming.SyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -364,7 +364,7 @@ class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=Cha
 class AsyncChatCompletionStream(streaming.AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 
-    get_final_completion = streaming.AsyncStream._final
+    get_final_completion = streaming.AsyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 

@@ -3,7 +3,7 @@
     with client.messages.stream(...) as stream:
         for text in stream.text_stream:
             print(text, end="")
-        message = stream.get_final_message()
+        message = stream.final()
 
 How events are assembled:
 
@@ -256,9 +256,9 @@ class MessageAccumulator(streaming.Accumulator[Message]):
 
 
 class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulator):
-    """A Messages stream; ``get_final_message()`` reads it all and gives the whole message."""
+    """A Messages stream; ``final()`` reads it all and gives the whole message (``get_final_message()`` is its old name)."""
 
-    get_final_message = streaming.SyncStream._final
+    get_final_message = streaming.SyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -269,7 +269,7 @@ class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulato
 class AsyncMessageStream(streaming.AsyncStream[Message], accumulator=MessageAccumulator):
     """The ``async`` twin of :class:`MessageStream`."""
 
-    get_final_message = streaming.AsyncStream._final
+    get_final_message = streaming.AsyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 

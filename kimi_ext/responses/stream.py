@@ -3,7 +3,7 @@
     with client.responses.stream(...) as stream:
         for text in stream.text_stream:
             print(text, end="")
-        response = stream.get_final_response()
+        response = stream.final()
 
 How events are assembled:
 
@@ -19,9 +19,11 @@ How events are assembled:
   truth, taken as it came (a gateway may rename a streamed item there). The streamed items
   fill in only what it lacks: they are the output when the terminal ``output`` is missing
   or empty, or when the stream was cut before it.
-* ``response.failed`` and ``response.incomplete`` end the stream normally: the result's
-  ``status`` says what happened, nothing is raised. An ``error`` event raises the
-  matching :class:`~kimi_ext.errors.APIStatusError`.
+* ``response.incomplete`` ends the stream normally: the result's ``status`` says what
+  happened. ``response.failed`` and an ``error`` event raise the
+  :class:`~kimi_ext.errors.APIStatusError` that ``create()`` raises for the same failure,
+  mapped from the error's ``code`` (``rate_limit_exceeded``: a ``RateLimitError`` with
+  ``status_code`` 429); its ``partial`` is the response received (``status`` "failed").
 * Unknown event types are yielded as they came; unknown item types are kept verbatim.
 * ``reasoning_stream`` yields ``response.reasoning_text.delta`` text, and
   ``response.reasoning_summary_text.delta`` text for items that have no reasoning text.
@@ -403,6 +405,13 @@ class ResponseAccumulator(streaming.Accumulator[Response]):
             self._base = response  # rule: the terminal event's output wins
         else:
             self._base = {**self._base, "status": _status_of(kind)}
+        if kind == "response.failed":
+            # rule: a failure the service reports raises what create() raises for it (a
+            # gateway relays an upstream 429 as 200 + response.failed, rate_limit_exceeded).
+            error = self._base.get("error")
+            if not isinstance(error, dict):
+                error = {"code": "server_error", "message": "the response failed (no error given)"}
+            raise streaming.ErrorEventReceived(_error_envelope(error), data)
         self.terminal = True
 
     def snapshot(self) -> dict[str, Any]:
@@ -454,8 +463,8 @@ def _status_of(kind: str) -> str:
 
 
 def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
-    """Responses ``error`` events are flat (``{"type": "error", "code", "message"}``);
-    give wire_errors.status_error_from_event the envelope it reads."""
+    """Responses ``error`` events and a response's ``error`` are flat (``{"code",
+    "message"}``); give wire_errors.status_error_from_event the envelope it reads."""
     if isinstance(data.get("error"), dict):
         return data
     code = data.get("code")
@@ -470,9 +479,9 @@ def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
 
 
 class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumulator):
-    """A Responses stream; ``get_final_response()`` reads it all and gives the whole response."""
+    """A Responses stream; ``final()`` reads it all and gives the whole response (``get_final_response()`` is its old name)."""
 
-    get_final_response = streaming.SyncStream._final
+    get_final_response = streaming.SyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 
@@ -483,7 +492,7 @@ class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumul
 class AsyncResponseStream(streaming.AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 
-    get_final_response = streaming.AsyncStream._final
+    get_final_response = streaming.AsyncStream.final  # the old name of final(), kept
 
     if TYPE_CHECKING:  # the base yields these already; this names their type
 

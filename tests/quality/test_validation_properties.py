@@ -80,7 +80,9 @@ def valid_calls(draw: st.DrawFn, fmt: str) -> tuple[dict[str, Any], bool]:
         params["extra_headers"] = {"X-Trace": draw(st.from_regex(r"\A[a-z0-9]{1,8}\Z"))}
     draw(optional(params, "timeout", st.floats(0.1, 600)))
     draw(optional(params, "max_retries", st.integers(0, 5)))
-    return params, draw(st.booleans())
+    # Whether the call streams is the call's one decision: a body flag, when drawn, agrees.
+    stream = params.get("stream")
+    return params, stream if isinstance(stream, bool) else draw(st.booleans())
 
 
 def expected_body(fmt: str, params: dict[str, Any], stream: bool) -> dict[str, Any]:

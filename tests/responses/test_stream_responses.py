@@ -47,7 +47,6 @@ def completed_response(name: str) -> dict[str, Any]:
         "responses_apply_patch.sse",
         "responses_web_search.sse",
         "responses_incomplete.sse",
-        "responses_failed.sse",
     ],
 )
 def test_final_is_the_terminal_response(name: str) -> None:
@@ -171,12 +170,23 @@ def test_incomplete_status_is_not_an_error() -> None:
     assert response.status == "incomplete" and response.incomplete_reason == "max_output_tokens"
 
 
-def test_failed_is_terminal_not_raised() -> None:
+def test_failed_raises_what_create_raises_with_the_response_received() -> None:
+    # The service reports the failure inside the stream: the same error as create()'s
+    # (server_error: a 500), not a "failed" result that looks like an empty answer.
     stream = open_sync("responses", [load("responses_failed.sse")])
-    assert [e.type for e in stream][-1] == "response.failed"
-    response = stream.get_final_response()
-    assert response.status == "failed"
-    assert response.to_dict()["error"]["code"] == "server_error"
+    seen = []
+    with pytest.raises(E.InternalServerError) as info:
+        for event in stream:
+            seen.append(event.type)
+    assert seen == ["response.created", "response.in_progress"]
+    error = info.value
+    assert (error.status_code, error.code) == (500, "server_error")
+    assert error.message == "The model failed to generate a response."
+    assert error.partial.status == "failed" and error.partial.to_dict()["error"]["code"] == (
+        "server_error"
+    )
+    with pytest.raises(E.InternalServerError):  # and again, not an empty success
+        stream.final()
 
 
 def test_terminal_event_without_response_object_sets_the_status() -> None:
@@ -240,7 +250,7 @@ def test_parsed_events_are_generated_models() -> None:
 
 
 async def test_async_same_events_and_result() -> None:
-    for name in ("responses_text.sse", "responses_mixed.sse", "responses_failed.sse"):
+    for name in ("responses_text.sse", "responses_mixed.sse"):
         assert await run_async("responses", [load(name)]) == run_sync("responses", [load(name)])
 
 

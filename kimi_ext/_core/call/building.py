@@ -30,6 +30,10 @@ def prepare(
 ) -> Prepared:
     """Build and validate the request for ``fmt`` from wire-named keyword arguments.
 
+    ``stream`` is the one decision whether the call streams (the resource's: ``create(stream=
+    True)`` or ``stream()``); the Prepared carries it, and a ``stream`` in ``params`` or in
+    ``extra_body`` that says otherwise is refused (:func:`check_stream`).
+
     Raises RequestValidationError (and sends nothing) when a documented rule is broken.
     """
     try:
@@ -71,7 +75,7 @@ def prepare(
         content=content,
         timeout=params.get("timeout", UNSET_TIMEOUT),
         max_retries=params.get("max_retries"),
-        stream=bool(body.get("stream")),
+        stream=stream,
         deadline=params.get("deadline", UNSET_TIMEOUT),
         # Kept for hooks only when small: a large body (a long history) is let go of now,
         # as before (holding it through the send cost page faults, see above).
@@ -158,6 +162,7 @@ def build_body(
 ) -> dict[str, Any]:
     """The validated JSON body for ``params`` (see :func:`prepare`)."""
     check_options(params)
+    check_stream(params, stream)
     body: dict[str, Any] = {
         k: v for k, v in params.items() if v is not None and k not in CLIENT_OPTIONS
     }
@@ -180,6 +185,36 @@ def build_body(
     if extra:
         body.update(extra)
     return body
+
+
+def check_stream(params: Mapping[str, Any], streams: bool) -> None:
+    """Refuse a ``stream`` (given as a keyword or inside ``extra_body``) that disagrees with
+    ``streams``, the caller's decision, before anything is sent.
+
+    Whether a call streams decides what it returns (a result or a stream, as its type says),
+    so it is made once, by the method called; a body flag cannot change it behind the
+    caller's back (the reply would be read as the wrong kind)."""
+    extra = params.get("extra_body")
+    for where, holder in (("stream", params), ("extra_body.stream", extra)):
+        if not isinstance(holder, Mapping) or holder.get("stream") is None:
+            continue
+        value = holder["stream"]
+        if isinstance(value, bool) and value is streams:
+            continue
+        if holder is params and not isinstance(value, bool):
+            continue  # not a boolean: the contract's rule for the field names it
+        if streams:
+            rule = (
+                "this call streams (create(stream=True) or stream()); use create() "
+                "without stream for one whole answer"
+            )
+        else:
+            rule = (
+                "this call does not stream: whether a call streams is chosen by the method "
+                "called, not by the body; use create(stream=True) or stream() for a stream "
+                "(parse(), run_tools() and continue_() never stream)"
+            )
+        raise RequestValidationError(where, value, rule)
 
 
 def check_history_kind(fmt: Format[Any, Any, Any], history: History) -> None:

@@ -18,6 +18,8 @@ from kimi_ext._core.model.result import Result
 from kimi_ext._core.transport.sending import AsyncSender, SyncSender, parse_json_body
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     import httpx
 
     from kimi_ext._core.streaming.stream import (
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from kimi_ext._core.transport.hooking import CallHooks, HookSet
     from kimi_ext._core.transport.request import Prepared
     from kimi_ext._core.transport.secret import Secret
+    from kimi_ext._core.transport.sending import CallState
+    from kimi_ext.errors import APIStatusError
 
 __all__ = ["AsyncCaller", "SyncCaller"]
 
@@ -87,15 +91,22 @@ class SyncCaller(_CallerBase):
 
     def stream(self, prepared: Prepared, stream_cls: type[S]) -> S:
         """Send a streamed request now; its reply as a ``stream_cls``."""
-        return stream_cls(self._open(prepared, stream_cls), secret=self.secret)
+        response = self._open(prepared, stream_cls)
+        return stream_cls(response, secret=self.secret, reopen=self._reopen(prepared))
 
     def stream_manager(self, prepared: Prepared, stream_cls: type[S]) -> StreamManager[S]:
         """A context manager that sends the streamed request on entry (``stream()``)."""
         from kimi_ext._core.streaming.stream import StreamManager
 
         return StreamManager(
-            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret
-        )
+            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret,
+            reopen=self._reopen(prepared),
+        )  # fmt: skip
+
+    def _reopen(self, prepared: Prepared) -> Callable[[CallState, APIStatusError], httpx.Response]:
+        """How the stream asks for another attempt after a failure it received before any
+        event (see SyncSender.send's ``after``)."""
+        return lambda state, error: self.sender.send(prepared, after=(state, error))
 
     # sync/async twin of AsyncCaller._open: keep the two in step.
     def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
@@ -138,15 +149,23 @@ class AsyncCaller(_CallerBase):
 
     async def stream(self, prepared: Prepared, stream_cls: type[AS]) -> AS:
         """Send a streamed request now; its reply as a ``stream_cls``."""
-        return stream_cls(await self._open(prepared, stream_cls), secret=self.secret)
+        response = await self._open(prepared, stream_cls)
+        return stream_cls(response, secret=self.secret, reopen=self._reopen(prepared))
 
     def stream_manager(self, prepared: Prepared, stream_cls: type[AS]) -> AsyncStreamManager[AS]:
         """An async context manager that sends the streamed request on entry."""
         from kimi_ext._core.streaming.stream import AsyncStreamManager
 
         return AsyncStreamManager(
-            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret
-        )
+            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret,
+            reopen=self._reopen(prepared),
+        )  # fmt: skip
+
+    def _reopen(
+        self, prepared: Prepared
+    ) -> Callable[[CallState, APIStatusError], Awaitable[httpx.Response]]:
+        """The async twin of SyncCaller._reopen."""
+        return lambda state, error: self.sender.send(prepared, after=(state, error))
 
     # sync/async twin of SyncCaller._open: keep the two in step.
     async def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:

@@ -6,7 +6,7 @@ declares only what is hand-written code: the result, history and stream types, h
 and a structured-output schema are spelled, how an answer is continued. Wire facts come
 from the format's spec, through its contract: the method, path and headers, where the
 history, its instructions, the output limit and the effort go, what ends a stream, whether
-custom tools exist and the client path. The final getter follows from the stream class.
+custom tools exist and the client path. Every stream gives its whole result by ``final()``.
 The core and the cross-format features read these; none of them asks which format it is
 by name.
 """
@@ -125,14 +125,6 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     def load_async_stream(self) -> type[AsyncStreamT]:
         """The async stream class (``AsyncMessageStream``), imported on first use."""
         return self._streams[1]
-
-    @cached_property
-    def final_getter(self) -> str:
-        """The stream method that returns the whole result (``get_final_message`` ...): the
-        name the stream class gives the core's ``_final``."""
-        stream = self.load_stream()
-        name: str = next(key for key, value in vars(stream).items() if value is stream._final)
-        return name
 
     @cached_property
     def _streams(self) -> tuple[type[StreamT], type[AsyncStreamT]]:

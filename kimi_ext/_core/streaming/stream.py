@@ -17,11 +17,13 @@ Rules every stream follows:
   ``finish_reason`` (``complete_at_eof``).
   Anything else (the body ends early, the connection breaks, a read times out, the stream
   was closed) raises :class:`~kimi_ext.errors.IncompleteStreamError` whose ``partial`` is
-  the result accumulated so far, the same type ``get_final_*()`` returns; a transport
+  the result accumulated so far, the same type ``final()`` returns; a transport
   error is chained as ``__cause__``. Iterating, ``text_stream``, ``reasoning_stream`` and
-  ``get_final_*()`` all raise it, and raise it again when called again.
-* An error event inside the stream raises the matching
-  :class:`~kimi_ext.errors.APIStatusError` subclass.
+  ``final()`` all raise it, and raise it again when called again.
+* A failure the service reports inside the stream (an error event, a Responses
+  ``response.failed``) raises the :class:`~kimi_ext.errors.APIStatusError` subclass the
+  same failure raises from ``create()`` (its ``status_code`` is that failure's status,
+  derived from its type or code); its ``partial`` is what was received.
 * A ``data`` that is not a JSON object (or an object the format cannot use, such as one
   whose ``index`` is a list) is not fatal: it is yielded as an event of type
   ``"malformed"`` whose ``data`` is the text received, and the stream goes on. Events
@@ -39,7 +41,13 @@ Rules every stream follows:
   non-empty fragment of its kinds fed from its first ``next`` on, in order, including the
   ones another reader's reads brought in; a surrogate pair split across two fragments is
   yielded whole.
-* Nothing is ever retried: the events already delivered cannot be taken back.
+* A failure the response reports before anything was handed to the caller (a Responses
+  ``response.failed``, an error event, a 200 whose body is a JSON error; before it, no
+  event the caller iterated and no fragment of a reader: ``final()`` alone hands over
+  nothing until the end) is retried like the same failure of ``create()``: the sender's
+  policy decides (``max_retries``, the deadline, Retry-After), with the same
+  ``Idempotency-Key``, and the stream reads the new attempt from its start. Nothing else
+  is retried: what was handed over cannot be taken back.
 * A stall (a read timed out) or the call's ``deadline`` passing raises an
   ``IncompleteStreamError`` with ``timed_out=True`` (and says which in its message); a
   cut or a close has ``timed_out=False``. A single SSE line longer than the client's
@@ -82,7 +90,7 @@ from kimi_ext._core.transport.httpx_compat import cap_reads, set_body
 from kimi_ext._core.transport.secret import redact, redact_bytes, redact_json
 from kimi_ext._core.transport.sending import CallState, call_state
 from kimi_ext._core.transport.wire_errors import status_error_from_event
-from kimi_ext.errors import APIResponseError, IncompleteStreamError, KimiError
+from kimi_ext.errors import APIResponseError, APIStatusError, IncompleteStreamError, KimiError
 
 __all__ = [
     "TEXT_BATCH",
@@ -293,9 +301,15 @@ class _StreamCore(Generic[ResultT]):
             cls._accumulator_type = accumulator
             cls._event_type = accumulator.event_type
 
-    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
+    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
         self.response = response
         self._secret = secret
+        # How to ask for another attempt of the call (SyncCaller._reopen; None: never).
+        self._reopen = reopen
+        # What the caller was handed: the events (it iterates the stream), or a fragment
+        # (text_stream, reasoning_stream, fragments). final() hands over only the result.
+        self._events_out = False
+        self._shown = False
         self._acc: Accumulator[ResultT] = self._accumulator_type()
         state = call_state(response)
         self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
@@ -306,8 +320,21 @@ class _StreamCore(Generic[ResultT]):
         self._call = state.call if state is not None else None
         if self._call is not None:
             # rule: a stream dropped before it was read still ends its call.
-            ending = weakref.finalize(self, _end_call, self._call, self._acc, response, None, False)
+            # Through the shared attributes: a retried stream's are those of its last attempt.
+            ending = weakref.finalize(self, _end_dropped, self._call, self.__dict__)
             ending.atexit = False  # at interpreter exit, hooks are not called any more
+
+    def _restart(self, response: httpx.Response) -> None:
+        """Read ``response``, the call's next attempt, from its start (nothing of the
+        failed one was delivered, so nothing is kept but the fragment readers)."""
+        self.response = response
+        readers = self._acc.readers
+        for inbox in readers:
+            inbox.clear()
+        self._acc = self._accumulator_type()
+        self._acc.readers = readers
+        state = call_state(response)
+        self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
 
     def _end_call(self) -> None:
         """Tell the hooks the call is over (the first time only): the result, or the
@@ -347,6 +374,7 @@ class _StreamCore(Generic[ResultT]):
         except ErrorEventReceived as exc:
             error = status_error_from_event(exc.body, response=self.response, secret=self._secret)
             error.body = redact_json(exc.raw, self._secret)
+            error.partial = self._acc.result(self.response)  # rule: nothing received is lost
             raise error from None
 
     def _incomplete(self, exc: BaseException | None) -> IncompleteStreamError:
@@ -435,18 +463,20 @@ class SyncStream(_StreamCore[ResultT]):
     # A slot, not an attribute: the twin the generator holds shares the attributes only.
     __slots__ = ("_iterator",)
 
-    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
-        super().__init__(response, secret=secret)
+    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
+        super().__init__(response, secret=secret, reopen=reopen)
         self._iterator = type(self)._iter_events(_twin(self))
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
+        self._events_out = True
         return self._iterator
 
     def __next__(self) -> StreamEvent:
         if self._error is not None:
             raise self._error
+        self._events_out = True
         return next(self._iterator)
 
     @property
@@ -476,7 +506,10 @@ class SyncStream(_StreamCore[ResultT]):
         try:
             for _ in self._iterator:
                 if reader.inbox:
-                    yield from reader.take(kind)
+                    got = reader.take(kind)
+                    if got:
+                        self._shown = True
+                        yield from got
             # What another reader's reads brought in after this reader's last event.
             yield from reader.take(kind)
             yield from reader.rest()
@@ -485,15 +518,33 @@ class SyncStream(_StreamCore[ResultT]):
         finally:
             self._stop_reading(reader)
 
-    def _final(self) -> ResultT:
-        """Read the rest of the stream and return the whole result (each format's stream
-        names it: ``get_final_completion``, ``get_final_message``, ``get_final_response``)."""
+    def final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result, in every format (each
+        format's stream also keeps its old name for it as an alias:
+        ``get_final_completion``, ``get_final_message``, ``get_final_response``).
+
+        Raises what ended the stream otherwise: an IncompleteStreamError (with
+        ``.partial``), or the APIStatusError of a failure the service reported inside it."""
         if not self._finished and self._error is None:
             for _ in self._iterator:
                 pass
         if not self._finished:
             raise self._not_finished()
         return self._acc.result(self.response)
+
+    def _again(self, error: APIStatusError) -> bool:
+        """Whether the call was sent again after ``error``, a failure its response reported
+        before anything was handed to the caller (rule: retried as ``create()`` would retry it: the
+        client's policy, retry count, key and deadline decide, in the sender); the new
+        response is then read. Raises the error the retries end with; False when this
+        stream cannot ask for another attempt."""
+        state = call_state(self.response)
+        if self._reopen is None or state is None:
+            return False
+        _disarm(self.response)
+        self.response.close()
+        self._restart(self._reopen(state, error))
+        return True
 
     def close(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
@@ -515,37 +566,48 @@ class SyncStream(_StreamCore[ResultT]):
         self.close()
 
     def _iter_events(self) -> Iterator[StreamEvent]:
-        # optimization: attributes read once into locals for the per-event loop.
-        acc = self._acc
-        on_event = self._on_event
-        decoder = self._decoder
         try:
-            chunks = self.response.iter_bytes()
-            if self._call is not None:
-                chunks = _noticing_first(chunks, self._call)
-            try:
-                if self._not_an_event_stream():
-                    raise self._body_error(self.response.read())
-                for chunk in chunks:
-                    if self._closed:  # close() was called while the stream was suspended
-                        raise httpx.StreamClosed()
-                    for text, name, _, _ in decoder.feed_raw(chunk):
-                        event = on_event(text, name)
-                        if event is not None:
-                            yield event
-                        if acc.terminal:  # rule: the terminal event wins; nothing after it
-                            break
-                    if acc.terminal:
-                        break
-                else:
-                    for text, name, _, _ in decoder.flush_raw():
-                        event = on_event(text, name)
-                        if event is not None:
-                            yield event
+            while True:  # one pass per attempt: another only after a failure before any event
+                # optimization: attributes read once into locals for the per-event loop.
+                acc = self._acc
+                on_event = self._on_event
+                decoder = self._decoder
+                delivered = False
+                chunks = self.response.iter_bytes()
+                if self._call is not None:
+                    chunks = _noticing_first(chunks, self._call)
+                try:
+                    if self._not_an_event_stream():
+                        raise self._body_error(self.response.read())
+                    for chunk in chunks:
+                        if self._closed:  # close() was called while the stream was suspended
+                            raise httpx.StreamClosed()
+                        for text, name, _, _ in decoder.feed_raw(chunk):
+                            event = on_event(text, name)
+                            if event is not None:
+                                yield event
+                                delivered = True
+                            if acc.terminal:  # rule: the terminal event wins; nothing after it
+                                break
                         if acc.terminal:
                             break
-            except _READ_ERRORS as exc:
-                raise self._incomplete(exc) from exc
+                    else:
+                        for text, name, _, _ in decoder.flush_raw():
+                            event = on_event(text, name)
+                            if event is not None:
+                                yield event
+                                delivered = True
+                            if acc.terminal:
+                                break
+                except _READ_ERRORS as exc:
+                    raise self._incomplete(exc) from exc
+                except APIStatusError as exc:
+                    # rule: a failure reported before anything was handed to the caller is
+                    # retried like create()'s.
+                    if (delivered and self._events_out) or self._shown or not self._again(exc):
+                        raise
+                    continue
+                break
             if acc.terminal:
                 self._finished = True
                 # rule: the drain grace; what follows the terminal event cannot delay it.
@@ -568,19 +630,21 @@ class AsyncStream(_StreamCore[ResultT]):
 
     __slots__ = ("_aiterator",)  # see SyncStream
 
-    def __init__(self, response: httpx.Response, *, secret: Any) -> None:
-        super().__init__(response, secret=secret)
+    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
+        super().__init__(response, secret=secret, reopen=reopen)
         self._aiterator = type(self)._aiter_events(_twin(self))
 
     # sync/async twin of SyncStream.__iter__ / __next__: keep the two in step.
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
+        self._events_out = True
         return self._aiterator
 
     async def __anext__(self) -> StreamEvent:
         if self._error is not None:
             raise self._error
+        self._events_out = True
         return await self._aiterator.__anext__()
 
     @property
@@ -606,6 +670,7 @@ class AsyncStream(_StreamCore[ResultT]):
             async for _ in self._aiterator:
                 if reader.inbox:
                     for fragment in reader.take(kind):
+                        self._shown = True
                         yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in reader.take(kind):
@@ -617,15 +682,25 @@ class AsyncStream(_StreamCore[ResultT]):
         finally:
             self._stop_reading(reader)
 
-    # sync/async twin of SyncStream._final: keep the two in step.
-    async def _final(self) -> ResultT:
-        """Read the rest of the stream and return the whole result (see SyncStream._final)."""
+    # sync/async twin of SyncStream.final: keep the two in step.
+    async def final(self) -> ResultT:
+        """Read the rest of the stream and return the whole result (see SyncStream.final)."""
         if not self._finished and self._error is None:
             async for _ in self._aiterator:
                 pass
         if not self._finished:
             raise self._not_finished()
         return self._acc.result(self.response)
+
+    # sync/async twin of SyncStream._again: keep the two in step.
+    async def _again(self, error: APIStatusError) -> bool:
+        state = call_state(self.response)
+        if self._reopen is None or state is None:
+            return False
+        _disarm(self.response)
+        await self.response.aclose()
+        self._restart(await self._reopen(state, error))
+        return True
 
     # sync/async twin of SyncStream.close / __enter__ / __exit__: keep them in step.
     async def aclose(self) -> None:
@@ -651,39 +726,50 @@ class AsyncStream(_StreamCore[ResultT]):
 
     # sync/async twin of SyncStream._iter_events (plus the deadline): keep the two in step.
     async def _aiter_events(self) -> AsyncIterator[StreamEvent]:
-        acc = self._acc
-        on_event = self._on_event
-        decoder = self._decoder
         try:
-            chunks = self.response.aiter_bytes()
-            state = call_state(self.response)
-            if state is not None and state.end is not None:
-                chunks = _within_deadline(chunks, state)
-            if self._call is not None:
-                chunks = _anoticing_first(chunks, self._call)
-            try:
-                if self._not_an_event_stream():
-                    raise self._body_error(await self.response.aread())
-                async for chunk in chunks:
-                    if self._closed:  # aclose() was called while the stream was suspended
-                        raise httpx.StreamClosed()
-                    for text, name, _, _ in decoder.feed_raw(chunk):
-                        event = on_event(text, name)
-                        if event is not None:
-                            yield event
+            while True:
+                acc = self._acc
+                on_event = self._on_event
+                decoder = self._decoder
+                delivered = False
+                chunks = self.response.aiter_bytes()
+                state = call_state(self.response)
+                if state is not None and state.end is not None:
+                    chunks = _within_deadline(chunks, state)
+                if self._call is not None:
+                    chunks = _anoticing_first(chunks, self._call)
+                try:
+                    if self._not_an_event_stream():
+                        raise self._body_error(await self.response.aread())
+                    async for chunk in chunks:
+                        if self._closed:  # aclose() was called while the stream was suspended
+                            raise httpx.StreamClosed()
+                        for text, name, _, _ in decoder.feed_raw(chunk):
+                            event = on_event(text, name)
+                            if event is not None:
+                                yield event
+                                delivered = True
+                            if acc.terminal:
+                                break
                         if acc.terminal:
                             break
-                    if acc.terminal:
-                        break
-                else:
-                    for text, name, _, _ in decoder.flush_raw():
-                        event = on_event(text, name)
-                        if event is not None:
-                            yield event
-                        if acc.terminal:
-                            break
-            except _READ_ERRORS as exc:
-                raise self._incomplete(exc) from exc
+                    else:
+                        for text, name, _, _ in decoder.flush_raw():
+                            event = on_event(text, name)
+                            if event is not None:
+                                yield event
+                                delivered = True
+                            if acc.terminal:
+                                break
+                except _READ_ERRORS as exc:
+                    raise self._incomplete(exc) from exc
+                except APIStatusError as exc:
+                    if (delivered and self._events_out) or self._shown:
+                        raise
+                    if not await self._again(exc):
+                        raise
+                    continue
+                break
             if acc.terminal:
                 self._finished = True
                 with _CappedReads(self.response) as capped:
@@ -710,9 +796,15 @@ def _twin(stream: Any) -> Any:  # rule: a dropped stream closes its response at 
 def _end_call(
     call: Any, acc: Accumulator[Any], response: httpx.Response, error: Any, finished: bool
 ) -> None:
-    """End ``call`` with what ``acc`` holds (also the finalizer of a dropped stream)."""
+    """End ``call`` with what ``acc`` holds."""
     if not call.ended:
         call.end(acc.result(response), error, finished)
+
+
+def _end_dropped(call: Any, attributes: dict[str, Any]) -> None:
+    """The finalizer of a dropped stream: end its call with what it holds (read from its
+    attributes, not the stream, which is gone)."""
+    _end_call(call, attributes["_acc"], attributes["response"], None, False)
 
 
 def _noticing_first(chunks: Iterator[bytes], call: Any) -> Iterator[bytes]:
@@ -874,15 +966,17 @@ class StreamManager(Generic[StreamT]):
         stream_cls: Callable[..., StreamT],
         *,
         secret: Any,
+        reopen: Any = None,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls
         self._secret = secret
+        self._reopen = reopen
         self._stream: StreamT | None = None
 
     def __enter__(self) -> StreamT:
         response = self._open_response()
-        self._stream = self._stream_cls(response, secret=self._secret)
+        self._stream = self._stream_cls(response, secret=self._secret, reopen=self._reopen)
         return self._stream
 
     def __exit__(
@@ -905,15 +999,17 @@ class AsyncStreamManager(Generic[AsyncStreamT]):
         stream_cls: Callable[..., AsyncStreamT],
         *,
         secret: Any,
+        reopen: Any = None,
     ) -> None:
         self._open_response = open_response
         self._stream_cls = stream_cls
         self._secret = secret
+        self._reopen = reopen
         self._stream: AsyncStreamT | None = None
 
     async def __aenter__(self) -> AsyncStreamT:
         response = await self._open_response()
-        self._stream = self._stream_cls(response, secret=self._secret)
+        self._stream = self._stream_cls(response, secret=self._secret, reopen=self._reopen)
         return self._stream
 
     async def __aexit__(

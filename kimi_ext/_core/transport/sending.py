@@ -126,9 +126,14 @@ class CallState:
     so a read blocked on a trickling server returns at once.
     """
 
-    __slots__ = ("_lock", "_timer", "call", "deadline", "end", "expired", "max_line", "response")
+    __slots__ = (
+        "_lock", "_timer", "call", "deadline", "end", "expired", "key", "max_line", "response",
+        "retries",
+    )  # fmt: skip
 
     def __init__(self, deadline: float | None, end: float | None, max_line: int) -> None:
+        self.key = new_idempotency_key()  # shared by every attempt of the call
+        self.retries = 0  # the retries done so far (a stream's own included)
         self.deadline = deadline
         self.end = end  # time.monotonic() at which the call must be over
         self.max_line = max_line
@@ -492,6 +497,11 @@ def _discard(error: KimiError) -> None:
         error.body = None
 
 
+def _headers_of(error: APIStatusError) -> httpx.Headers | None:
+    """The headers of the response that reported ``error`` (its retry hints), if any."""
+    return error.response.headers if error.response is not None else None
+
+
 def _give_up(error: KimiError, cause: BaseException | None) -> KimiError:
     """``error``, chained to ``cause`` as ``raise error from cause`` would."""
     if cause is not None and cause is not error:
@@ -510,34 +520,51 @@ class SyncSender(_SenderBase):
         self.http = http
         self.sleep = sleep
 
-    def send(self, prepared: Prepared, call: CallHooks | None = None) -> httpx.Response:
+    def send(
+        self,
+        prepared: Prepared,
+        call: CallHooks | None = None,
+        *,
+        after: tuple[CallState, APIStatusError] | None = None,
+    ) -> httpx.Response:
         """Send until success or the policy gives up. With ``prepared.stream`` the body is
         left unread for the caller (who must close the response). ``call``: the call's
-        hooks, told of each attempt, retry and fallback (None: no hooks)."""
+        hooks, told of each attempt, retry and fallback (None: no hooks).
+
+        ``after``: a stream's call (its state) whose response reported this failure before
+        any event was delivered; it is decided on as a failed attempt of that call (the same
+        policy, retry count, key and deadline): the next attempt's response, or the error
+        raised when it is not retried."""
         if self.http.is_closed:
             raise ClientStateError("the client was closed (close() or its with block); "
                                    "make a new one")  # fmt: skip
-        state = self.start(prepared)
-        state.call = call
-        key = new_idempotency_key()
-        retries_done = 0
+        if after is None:
+            state = self.start(prepared)
+            state.call = call
+            pending = None
+        else:
+            state, failure = after
+            pending = failure, None, _headers_of(failure)
         while True:
-            outcome = self._attempt(prepared, key, retries_done, state)
-            if outcome is None:
-                continue
-            if isinstance(outcome, httpx.Response):
-                return outcome
+            if pending is None:
+                outcome = self._attempt(prepared, state.key, state.retries, state)
+                if outcome is None:
+                    continue
+                if isinstance(outcome, httpx.Response):
+                    return outcome
+            else:
+                outcome, pending = pending, None
             error, cause, headers = outcome
             del outcome  # the failed attempt's body is not held through the next one
-            delay = self.next_delay(prepared, error, retries_done, headers, state)
+            delay = self.next_delay(prepared, error, state.retries, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
-            if call is not None:
-                call.retry(error, delay)
+            if state.call is not None:
+                state.call.retry(error, delay)
             _discard(error)
             del error, cause, headers
             self.sleep(delay)
-            retries_done += 1
+            state.retries += 1
 
     def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState
@@ -673,45 +700,57 @@ class AsyncSender(_SenderBase):
                 "belong to the loop that opened them"
             )
 
-    async def send(self, prepared: Prepared, call: CallHooks | None = None) -> httpx.Response:
+    async def send(
+        self,
+        prepared: Prepared,
+        call: CallHooks | None = None,
+        *,
+        after: tuple[CallState, APIStatusError] | None = None,
+    ) -> httpx.Response:
         """Async twin of :meth:`SyncSender.send`."""
         if self.http.is_closed:
             raise ClientStateError("the client was closed (close() or its async with block); "
                                    "make a new one")  # fmt: skip
         self._check_loop()
-        state = self.start(prepared)
-        state.call = call
-        key = new_idempotency_key()
-        retries_done = 0
+        if after is None:
+            state = self.start(prepared)
+            state.call = call
+            pending = None
+        else:
+            state, failure = after
+            pending = failure, None, _headers_of(failure)
         while True:
-            left = state.remaining()
-            if left is None:
-                outcome = await self._attempt(prepared, key, retries_done, state)
-            else:
-                import asyncio
+            if pending is None:
+                left = state.remaining()
+                if left is None:
+                    outcome = await self._attempt(prepared, state.key, state.retries, state)
+                else:
+                    import asyncio
 
-                try:
-                    # The whole attempt (head and body) ends by the deadline.
-                    async with asyncio.timeout(max(left, 0.0)):
-                        outcome = await self._attempt(prepared, key, retries_done, state)
-                except TimeoutError:
-                    state.expired = True
-                    outcome = deadline_error(state, None), None, None
-            if outcome is None:
-                continue
-            if isinstance(outcome, httpx.Response):
-                return outcome
+                    try:
+                        # The whole attempt (head and body) ends by the deadline.
+                        async with asyncio.timeout(max(left, 0.0)):
+                            outcome = await self._attempt(prepared, state.key, state.retries, state)
+                    except TimeoutError:
+                        state.expired = True
+                        outcome = deadline_error(state, None), None, None
+                if outcome is None:
+                    continue
+                if isinstance(outcome, httpx.Response):
+                    return outcome
+            else:
+                outcome, pending = pending, None
             error, cause, headers = outcome
             del outcome
-            delay = self.next_delay(prepared, error, retries_done, headers, state)
+            delay = self.next_delay(prepared, error, state.retries, headers, state)
             if delay is None:
                 raise _give_up(error, cause)
-            if call is not None:
-                call.retry(error, delay)
+            if state.call is not None:
+                state.call.retry(error, delay)
             _discard(error)
             del error, cause, headers
             await self.sleep(delay)
-            retries_done += 1
+            state.retries += 1
 
     async def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState

@@ -27,10 +27,12 @@ from kimi_ext.errors import (
 __all__ = [
     "STATUS_OF_ERROR_TYPE",
     "error_class",
+    "error_in_event_stream",
     "is_quota_error",
     "parse_error_body",
     "status_error_from_event",
     "status_error_from_response",
+    "status_of_event",
 ]
 
 # The longest server text an error message quotes.
@@ -46,8 +48,10 @@ _BY_STATUS: dict[int, type[APIStatusError]] = {
     429: RateLimitError,
 }
 
-# Error types that arrive inside an SSE stream after a 200: map them to the status the
-# same failure would have had as a plain response.
+# Error types (and the Responses error codes, which come without a type: a ``response.failed``
+# event's ``error.code``) that arrive inside an SSE stream after a 200: map them to the
+# status the same failure would have had as a plain response, so the class, the retry and
+# a batch line's verdict are the same as for that response.
 STATUS_OF_ERROR_TYPE: dict[str, int] = {
     "invalid_request_error": 400,
     "authentication_error": 401,
@@ -60,6 +64,9 @@ STATUS_OF_ERROR_TYPE: dict[str, int] = {
     "api_error": 500,
     "server_error": 500,
     "overloaded_error": 529,
+    # Responses error codes (LiteLLM relays an upstream 429 as rate_limit_exceeded).
+    "rate_limit_exceeded": 429,
+    "invalid_prompt": 400,
 }
 
 # Words that mean the money or the plan is gone: retrying cannot help.
@@ -133,6 +140,38 @@ def parse_error_body(body: Any) -> tuple[str | None, str | None, str | None, str
     return (message if isinstance(message, str) else None), None, None, request_id
 
 
+def error_in_event_stream(text: str) -> dict[str, Any] | None:
+    """The first event of an SSE body that holds an ``error`` (``data: {"error": ...}``),
+    or None when ``text`` has none. Some gateways answer an error status with the body
+    they would have streamed; the error is read from it like a JSON error body.
+
+    Only ``data`` lines are read (joined per event, one space after the colon dropped, as
+    the SSE standard says): an error body is small and read whole, so the streams'
+    incremental decoder is not needed here."""
+    lines: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("data:"):
+            value = line[5:]
+            lines.append(value[1:] if value.startswith(" ") else value)
+            continue
+        if line or not lines:
+            continue
+        data, lines = "\n".join(lines), []
+        try:
+            event = json.loads(data)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(event, dict):
+            continue
+        if event.get("error") is not None:
+            return event
+        if event.get("type") == "error":  # Responses' flat error event: code and message
+            code = event.get("code")
+            kind = code if isinstance(code, str) else None
+            return {"error": {"message": event.get("message"), "type": kind, "code": code}}
+    return None
+
+
 def status_error_from_response(
     response: httpx.Response,
     *,
@@ -157,6 +196,9 @@ def status_error_from_response(
             body = json.loads(content)
         except (ValueError, RecursionError):
             body = text = content.decode("utf-8", "replace")
+            event = error_in_event_stream(text)
+            if event is not None:  # an error status whose body is an event stream
+                body, text = event, None
     message, etype, code, request_id = parse_error_body(body)
     if request_id is None:
         request_id = request_id_of(response.headers)
@@ -181,6 +223,23 @@ def status_error_from_response(
     )
 
 
+def status_of_event(error_type: str | None, code: str | None) -> int:
+    """The HTTP status an error reported inside a stream stands for: from its type, else
+    its code (a Responses ``error.code`` such as ``rate_limit_exceeded``: 429, or an HTTP
+    status a relay puts there), else 500.
+
+    The error carries this derived status (``status_code``), not the stream's 200: it is
+    what the same failure answered as a plain response would have had, and what the
+    retry policy and a batch line's record read."""
+    for word in (error_type, code):
+        status = STATUS_OF_ERROR_TYPE.get(word or "")
+        if status is not None:
+            return status
+    if code is not None and code.isascii() and code.isdigit() and 400 <= int(code) < 600:
+        return int(code)  # a relay's HTTP status as the code (LiteLLM: "code": "429")
+    return 500
+
+
 def status_error_from_event(
     body: Any, *, response: httpx.Response | None, secret: Secret | str | None = None
 ) -> APIStatusError:
@@ -189,7 +248,7 @@ def status_error_from_event(
     message, etype, code, request_id = parse_error_body(body)
     if request_id is None and response is not None:
         request_id = request_id_of(response.headers)
-    status = STATUS_OF_ERROR_TYPE.get(etype or "", 500)
+    status = status_of_event(etype, code)
     message = redact(message or "error event in stream", secret)
     cls = error_class(status, etype, code, message)
     return cls(

@@ -44,13 +44,13 @@ COMPLETE = [
     "responses_text.sse",
     "responses_function_call.sse",
     "responses_incomplete.sse",
-    "responses_failed.sse",
     "responses_reasoning_summary.sse",
     "responses_apply_patch.sse",
     "responses_web_search.sse",
     "responses_mixed.sse",
 ]
-FAILING = ["messages_error.sse", "responses_error.sse"]
+# A failure the service reports (an error event, a Responses response.failed) raises.
+FAILING = ["messages_error.sse", "responses_error.sse", "responses_failed.sse"]
 SMALL = ["chat_quirks.sse", "messages_tool_use.sse", "responses_mixed.sse"]
 
 
@@ -104,17 +104,13 @@ def ends_cleanly(fmt: str, blocks: list[bytes]) -> bool:
             return True  # a finish_reason, then the end of the body: accepted
         if fmt == "messages" and data["type"] == "message_stop":
             return True
-        if fmt == "responses" and data["type"] in (
-            "response.completed",
-            "response.incomplete",
-            "response.failed",
-        ):
+        if fmt == "responses" and data["type"] in ("response.completed", "response.incomplete"):
             return True
     return False
 
 
 def has_error(blocks: list[bytes]) -> bool:
-    return any((data_of(b) or {}).get("type") == "error" for b in blocks)
+    return any((data_of(b) or {}).get("type") in ("error", "response.failed") for b in blocks)
 
 
 # -- any split of the bytes -----------------------------------------------------------
