@@ -30,6 +30,7 @@ it, a template with ``{path}`` and ``{value}``: what the stand-in answers).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -41,6 +42,14 @@ Check = Callable[[Any, Path], None]
 # as the one around it (``then``, ``else``, ``dependentSchemas``): that object's fields, so
 # a key is called unknown only when the whole object does not name it.
 _FIELDS = "x-kimi-object-fields"
+# Set by the contract (never written in a spec) on an object left open to the keys the
+# service adds when it sends that shape: a key it does not name is still refused when it
+# is a near miss of a field the object lacks (``reasoning_contnet``), the likelier typo.
+NEAR_TYPOS = "x-kimi-near-typos"
+# How alike a key and a field must be (difflib's ratio) to call the key a typo where other
+# keys are allowed: ``cache_contrl``/``cache_control`` 0.96, ``contnet``/``content`` 0.86,
+# while received keys stay well below (``citations``/``signature`` 0.33).
+_TYPO_RATIO = 0.8
 # Keywords that only annotate; everything else must be understood.
 _ANNOTATIONS = frozenset(
     {
@@ -146,6 +155,29 @@ def _missing(
     raise Violation((*path, key), None, "is required")
 
 
+@functools.lru_cache(maxsize=1024)
+def _near(key: str, absent: tuple[str, ...]) -> str | None:
+    """The field among ``absent`` that ``key`` is a near miss of (cached: a long history
+    repeats the same received keys)."""
+    return next(iter(difflib.get_close_matches(key, absent, n=1, cutoff=_TYPO_RATIO)), None)
+
+
+def near_typos(known: frozenset[str]) -> Check:
+    """The check of :data:`NEAR_TYPOS` for an object naming ``known``."""
+
+    def typos(value: Any, path: Path) -> None:
+        if not isinstance(value, Mapping) or value.keys() <= known:
+            return
+        absent = tuple(sorted(k for k in known if k not in value))
+        for key in value:
+            if isinstance(key, str) and key not in known:
+                near = _near(key, absent)
+                if near is not None:
+                    raise unknown_key((*path, key), value[key], known, False, suggest=near)
+
+    return typos
+
+
 def unknown_key(
     path: Path, value: Any, known: frozenset[str], closed: bool, *, suggest: str | None = None
 ) -> Violation:
@@ -155,10 +187,9 @@ def unknown_key(
     name = path[-1]
     if suggest is None and isinstance(name, str):
         suggest = next(iter(difflib.get_close_matches(name, sorted(known), n=1)), None)
-    rule = "is not a field of this object"
+    rule = f"is not a field of this object (its fields: {', '.join(sorted(known))})"
     if suggest is not None:
         rule += f"; did you mean {suggest}?"
-    rule += f" (its fields: {', '.join(sorted(known))})"
     if closed:
         rule += (
             "; an unknown key inside a request is refused, so a misspelt one is never"
@@ -487,6 +518,8 @@ class Compiler:
                     _members(value, path, checked, extra_check, own)
 
             out.append(members)
+        if schema.get(NEAR_TYPOS):
+            out.append(near_typos(known))
         if schema.get("x-kimi-typed-properties"):
             out.append(_typed_properties)
         return out
@@ -661,6 +694,7 @@ _KEYWORDS = frozenset(
         "minItems", "maxItems", "required", "properties", "additionalProperties",
         "dependentSchemas", "oneOf", "anyOf", "not", "if", "then", "else", "contains", "x-kimi-max-utf8-bytes", "x-kimi-unique-by",
         "x-kimi-typed-properties", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
+        NEAR_TYPOS,
     }
 )  # fmt: skip
 
