@@ -14,10 +14,13 @@ schema and one alias per union:
   ``list[dict[str, Any]]`` read from a file still passes.
 * **Views** (``<Component>``): what the response and the stream events reach, as received.
   They type the JSON itself (nothing is copied or converted). A response union ends in the
-  spec's catch-all member (``UnknownBlock`` ...): it is a ``total=False`` TypedDict whose
-  ``type`` is any string, so an unknown block stays readable. ``Known<Union>`` is the union
-  without it, and ``is_known_<union>`` narrows to it; after that, testing ``["type"]``
-  narrows to one member and gives its fields.
+  spec's catch-all member (``UnknownBlock`` ...): a ``total=False`` TypedDict whose
+  ``type`` is any string. The union alias declares only the members the spec names, each
+  with a Literal ``type``, so ``if block["type"] == "text":`` narrows to one member and
+  gives its fields (mypy narrows a union of TypedDicts on a key only when every member's
+  is a Literal). A value of another type still comes at run time: ``is_unknown_<union>``
+  tells it and types it as the catch-all, readable as received. ``Known<Union>`` and
+  ``is_known_<union>`` remain, for code that narrowed with them.
 
 What JSON Schema says beyond shapes (patterns, limits, if/then, x-kimi-*) is checked at run
 time by kimi_ext's validation; the types only carry names, required keys, literal values
@@ -222,33 +225,46 @@ class Deriver:
         self.blocks[name] = []
         members = schema.get("oneOf") or schema.get("anyOf")
         parts: list[str] = []
-        known: list[str] = []
+        catch_all: list[str] = []
         for i, member in enumerate(members):
             # Each use of a request union adds RuntimeMapping once; its members do not.
             ann = self.ann(member, family, f"{name}{i}").replace(" | RuntimeMapping", "")
-            for part in ann.split(" | "):
-                if part not in parts:
-                    parts.append(part)
             _, target = self.resolve(member)
-            if not (family == "view" and self.is_catch_all(target)):
-                known.extend(p for p in ann.split(" | ") if p not in known)
+            if family == "view" and self.is_catch_all(target):
+                catch_all.append(ann)
+                continue
+            parts.extend(p for p in ann.split(" | ") if p not in parts)
         doc = _doc(schema)
         lines = [f"{name}: TypeAlias = {' | '.join(parts)}"]
         if doc:
             lines.append(f'"""{doc}"""')
-        if known != parts:  # a view union with its catch-all: the known part and its guard
-            known_name = f"Known{name}"
+        if catch_all:
+            # A view union with its catch-all: the alias declares the members the spec
+            # names, each with a Literal ``type``, so testing ``value["type"]`` narrows to
+            # one of them (a member whose ``type`` is any string would stop that). A value
+            # of another type is still there at run time: ``is_unknown_*`` tells it and
+            # types it as the catch-all, whose keys are readable as received.
+            (unknown,) = catch_all
+            snake, types_name = _snake(name), f"_{_snake(name).upper()}_TYPES"
             lines += [
                 "",
-                f"{known_name}: TypeAlias = {' | '.join(known)}",
+                f"Known{name}: TypeAlias = {name}",
+                f'"""{name} itself (kept for code that narrowed with ``is_known_{snake}``)."""',
                 "",
                 "",
-                f"def is_known_{_snake(name)}(value: {name}) -> TypeGuard[{known_name}]:",
+                f"def is_unknown_{snake}(value: {name}) -> TypeGuard[{unknown}]:",
+                f'    """True when ``value`` has a ``type`` the spec does not name for a {name}'
+                " (it is then read as received, as a mapping); test it before narrowing on"
+                ' ``type``."""',
+                f"    return value.get('type') not in {types_name}",
+                "",
+                "",
+                f"def is_known_{snake}(value: {name}) -> TypeGuard[Known{name}]:",
                 f'    """True when ``value`` is one of the {name} members the spec names."""',
-                f"    return value.get('type') in _{_snake(name).upper()}_TYPES",
+                f"    return value.get('type') in {types_name}",
             ]
             types = sorted(self.type_const(m) for m in members if self.type_const(m))
-            lines.insert(0, f"_{_snake(name).upper()}_TYPES = frozenset({types!r})")
+            lines.insert(0, f"{types_name} = frozenset({types!r})")
         self.blocks[name] = lines
         self.aliases[name] = set(re.findall(r"\w+", " ".join(parts)))
         return name

@@ -9,8 +9,11 @@ envelopes and SSE event payloads from tests/fixtures/messages/ must parse and ro
 from __future__ import annotations
 
 import json
+import typing
 from typing import Any
 
+import kimi_raw.chat.models as chat_models
+import kimi_raw.messages.models as message_models
 import pytest
 from kimi_raw.messages import AuthenticatedClient
 from kimi_raw.messages.api.messages import create_message
@@ -73,7 +76,8 @@ from kimi_raw.messages.types import UNSET
 from pytest_httpserver import HTTPServer
 from werkzeug import Request
 
-from kimi_ext import RequestValidationError
+from kimi_ext import Kimi, RequestValidationError
+from kimi_ext._core.contract import contract
 from kimi_ext._core.contract.validation import validate
 from tests.support.paths import ROOT
 
@@ -934,3 +938,34 @@ def test_spec_follows_the_design_rules() -> None:
         ("WebSearchToolResultError", "error_code"),
     ]:
         assert "enum" not in schemas[name]["properties"][field]
+
+
+def test_video_is_a_chat_block_only() -> None:
+    """The reference gives video to Chat alone (Messages does not inherit it): the Messages
+    spec, its raw client and its derived types have no video block, the client refuses one
+    naming the field (the rule is the spec's closed block union, written nowhere else),
+    and Chat has its video_url part in all three."""
+    from kimi_raw.chat import typeddicts as chat_types
+    from kimi_raw.messages import typeddicts as message_types  # loaded only when asked for
+
+    spec_text = (ROOT / "openapi" / "messages.yaml").read_text("utf-8")
+    assert "video" not in spec_text.lower()
+    assert not [name for name in dir(message_models) if "video" in name.lower()]
+    assert not [name for name in vars(message_types) if "video" in name.lower()]
+    block_types = {
+        typing.get_type_hints(member)["type"].__args__[0]
+        for member in typing.get_args(message_types.ContentBlockParam)
+        if isinstance(member, type)
+    }
+    assert block_types and not any("video" in t for t in block_types)
+    assert "VideoUrlPart" in dir(chat_models) and "VideoUrlPartParam" in vars(chat_types)
+    assert "VideoUrlPart" in contract("chat").schema["$defs"]
+
+    video = {"type": "video", "source": {"type": "base64", "media_type": "video/mp4", "data": "AA"}}
+    client = Kimi(api_key="sk-test", base_url="http://127.0.0.1:9", max_retries=0)
+    with client, pytest.raises(RequestValidationError) as info:
+        client.messages.create(
+            model="kimi-k3.1-pro", max_tokens=8, messages=[{"role": "user", "content": [video]}]
+        )
+    assert info.value.field == "messages[0].content[0].type"
+    assert info.value.value == "video"

@@ -178,14 +178,17 @@ ACCEPTED: dict[str, str] = {
         from kimi_raw.messages.typeddicts import (
             ContentBlock, MessageResponse, MessageStreamEvent, is_known_content_block,
             is_known_message_stream_event, is_known_content_block_delta,
+            is_unknown_content_block,
         )
         from kimi_raw.responses.typeddicts import OutputItem, is_known_output_item
         def texts(message: MessageResponse) -> list[str]:
             out: list[str] = []
             for block in message["content"]:
-                if not is_known_content_block(block):
+                if is_unknown_content_block(block):
                     assert_type(block["type"], str)  # an unknown block stays readable
                     continue
+                if not is_known_content_block(block):
+                    continue  # the older guard still narrows (to the same members)
                 if block["type"] == "text":
                     out.append(block["text"])
                 elif block["type"] == "tool_use":
@@ -307,7 +310,7 @@ def test_every_received_fixture_fits_its_view(reported: dict[str, list[tuple[int
 def test_the_known_guards_tell_received_blocks_apart() -> None:
     """At run time, ``is_known_*`` is True for the members the spec names and False for a
     block it does not know (kept verbatim: the view is the received dict itself)."""
-    from kimi_raw.messages.typeddicts import is_known_content_block
+    from kimi_raw.messages.typeddicts import is_known_content_block, is_unknown_content_block
 
     body: dict[str, Any] = json.loads(
         (FIXTURES / "messages" / "response_unknown_fields.json").read_text("utf-8")
@@ -315,6 +318,8 @@ def test_the_known_guards_tell_received_blocks_apart() -> None:
     verdicts = {block["type"]: is_known_content_block(block) for block in body["content"]}
     assert verdicts["text"] and verdicts["thinking"] and verdicts["tool_use"]
     assert not verdicts["container_upload"] and not verdicts["redacted_thinking"]
+    unknown = {block["type"]: is_unknown_content_block(block) for block in body["content"]}
+    assert unknown == {kind: not known for kind, known in verdicts.items()}
 
 
 def test_the_derived_module_is_what_scripts_derive_types_writes(tmp_path: Path) -> None:
@@ -335,5 +340,10 @@ def test_the_derived_module_is_what_scripts_derive_types_writes(tmp_path: Path) 
         assert out.read_text("utf-8") == committed.read_text("utf-8"), fmt
     text = (root / "generated" / "kimi_raw" / "messages" / "typeddicts.py").read_text("utf-8")
     assert "class UnknownBlock(TypedDict, total=False):\n" in text
-    assert re.search(r"^ContentBlock: TypeAlias = .*\| UnknownBlock$", text, re.MULTILINE)
+    # The union declares the members the spec names (so "type" narrows); the catch-all
+    # is reached through its guard.
+    assert re.search(
+        r"^ContentBlock: TypeAlias = TextBlock \|.*\| WebSearchToolResultBlock$", text, re.MULTILINE
+    )
+    assert "def is_unknown_content_block(value: ContentBlock) -> TypeGuard[UnknownBlock]:" in text
     assert "    input_schema: Required[Mapping[str, Any]]\n" in text

@@ -91,6 +91,51 @@ FLAGGED: dict[str, tuple[str, str]] = {
         """,
         '"text"',
     ),
+    "natural_narrowing_field_misspelt": (
+        """
+        for b in message.content:
+            if b["type"] == "text":
+                print(b["txt"])  # E
+        """,
+        '"txt"',
+    ),
+    "natural_narrowing_other_member_field": (
+        """
+        for b in message.content:
+            if b["type"] == "thinking":
+                t: str = b["text"]  # E
+        """,
+        '"text"',
+    ),
+    "natural_item_field_misspelt": (
+        """
+        for item in response.output:
+            if item["type"] == "function_call":
+                print(item["argument"])  # E
+        """,
+        '"argument"',
+    ),
+    "natural_event_field_misspelt": (
+        """
+        with client.messages.stream(model="kimi-k3.1-pro", max_tokens=64, messages=[]) as stream:
+            for event in stream:
+                data = event.data
+                if not isinstance(data, str) and data["type"] == "content_block_delta":
+                    delta = data["delta"]
+                    if delta["type"] == "text_delta":
+                        print(delta["txt"])  # E
+        """,
+        '"txt"',
+    ),
+    "unknown_block_field_mistyped": (
+        """
+        from kimi_raw.messages.typeddicts import is_unknown_content_block
+        for b in message.content:
+            if is_unknown_content_block(b):
+                kind: int = b["type"]  # E
+        """,
+        "",
+    ),
     "unnarrowed_content_field": (
         """
         print(message.content[0]["text"])  # E
@@ -196,6 +241,98 @@ ACCEPTED: dict[str, str] = {
                     out.append(block["text"])
             return out
         """,
+    "natural_narrowing_of_blocks": """
+        # The most natural typed code: no guard first (issue 30).
+        def natural() -> str:
+            shown = ""
+            for b in message.content:
+                if b["type"] == "text":
+                    t: str = b["text"]
+                    shown += t
+                elif b["type"] == "thinking":
+                    assert_type(b["thinking"], str)
+                elif b["type"] == "tool_use":
+                    assert_type(b["input"], dict[str, Any])
+            return shown
+        """,
+    "natural_narrowing_of_items_and_parts": """
+        def natural() -> list[str]:
+            out: list[str] = []
+            for item in response.output:
+                if item["type"] == "function_call":
+                    arguments: str = item["arguments"]
+                    out.append(item["name"] + arguments)
+                elif item["type"] == "message":
+                    for part in item["content"]:
+                        if part["type"] == "output_text":
+                            out.append(part["text"])
+                elif item["type"] == "reasoning":
+                    for summary in item.get("summary", []):
+                        if summary["type"] == "summary_text":
+                            out.append(summary["text"])
+            return out
+        """,
+    "natural_narrowing_of_stream_events": """
+        def messages_text() -> str:
+            out = ""
+            with client.messages.stream(model="kimi-k3.1-pro", max_tokens=64, messages=[]) as s:
+                for event in s:
+                    data = event.data
+                    if isinstance(data, str):  # a "malformed" event: the text received
+                        continue
+                    if data["type"] == "content_block_delta":
+                        delta = data["delta"]
+                        if delta["type"] == "text_delta":
+                            out += delta["text"]
+                    elif data["type"] == "content_block_start":
+                        block = data["content_block"]
+                        if block["type"] == "tool_use":
+                            out += block["name"]
+            return out
+        async def responses_text() -> str:
+            out = ""
+            async with AsyncKimi().responses.stream(model="kimi-k3.1-pro", input="hi") as s:
+                async for event in s:
+                    data = event.data
+                    if isinstance(data, str):
+                        continue
+                    if data["type"] == "response.output_text.delta":
+                        out += data["delta"]
+                    elif data["type"] == "response.output_item.done":
+                        item = data["item"]
+                        if item["type"] == "function_call":
+                            out += item["arguments"]
+            return out
+        """,
+    "natural_chat_tool_calls": """
+        def calls() -> list[str]:
+            out: list[str] = []
+            message = completion.message
+            text: str = message.get("content") or ""
+            for call in message.get("tool_calls") or []:
+                if call["type"] == "function":
+                    name: str = call["function"]["name"]
+                    out.append(name + call["function"]["arguments"] + text)
+            return out
+        """,
+    "unknown_blocks_stay_readable_typed": """
+        from kimi_raw.messages.typeddicts import UnknownBlock, is_unknown_content_block
+        from kimi_raw.responses.typeddicts import UnknownItem, is_unknown_output_item
+        def unknown() -> list[str]:
+            out: list[str] = []
+            for b in message.content:
+                if is_unknown_content_block(b):
+                    kept: UnknownBlock = b
+                    kind: str = kept["type"]  # any string the spec does not name
+                    out.append(kind + repr(b.get("data")) + repr(dict(b)))
+                elif b["type"] == "text":
+                    out.append(b["text"])
+            for item in response.output:
+                if is_unknown_output_item(item):
+                    seen: UnknownItem = item
+                    out.append(str(seen.get("type")))
+            return out
+        """,
     "chat_message_and_choices": """
         def read() -> str:
             content = completion.message.get("content")
@@ -297,7 +434,7 @@ def _readme_example() -> str:
     """The README's example of the views (Types), on the README's ``msg``: it type-checks."""
     text = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
-    (block,) = [b for b in blocks if "is_known_message_stream_event" in b]
+    (block,) = [b for b in blocks if "is_unknown_content_block" in b]
     return "msg = message\n" + block
 
 

@@ -484,10 +484,16 @@ ToolResultContentBlock: TypeAlias = TextBlock | ImageBlock
 
 
 _CONTENT_BLOCK_TYPES = frozenset(['image', 'server_tool_use', 'text', 'thinking', 'tool_result', 'tool_use', 'web_search_tool_result'])
-ContentBlock: TypeAlias = TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ServerToolUseBlock | WebSearchToolResultBlock | UnknownBlock
+ContentBlock: TypeAlias = TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ServerToolUseBlock | WebSearchToolResultBlock
 """A content block of a response."""
 
-KnownContentBlock: TypeAlias = TextBlock | ImageBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | ServerToolUseBlock | WebSearchToolResultBlock
+KnownContentBlock: TypeAlias = ContentBlock
+"""ContentBlock itself (kept for code that narrowed with ``is_known_content_block``)."""
+
+
+def is_unknown_content_block(value: ContentBlock) -> TypeGuard[UnknownBlock]:
+    """True when ``value`` has a ``type`` the spec does not name for a ContentBlock (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _CONTENT_BLOCK_TYPES
 
 
 def is_known_content_block(value: ContentBlock) -> TypeGuard[KnownContentBlock]:
@@ -496,10 +502,16 @@ def is_known_content_block(value: ContentBlock) -> TypeGuard[KnownContentBlock]:
 
 
 _CONTENT_BLOCK_DELTA_TYPES = frozenset(['citations_delta', 'input_json_delta', 'signature_delta', 'text_delta', 'thinking_delta'])
-ContentBlockDelta: TypeAlias = TextDelta | ThinkingDelta | SignatureDelta | InputJsonDelta | CitationsDelta | UnknownDelta
+ContentBlockDelta: TypeAlias = TextDelta | ThinkingDelta | SignatureDelta | InputJsonDelta | CitationsDelta
 """One increment of a content block, matched by its `type` constant."""
 
-KnownContentBlockDelta: TypeAlias = TextDelta | ThinkingDelta | SignatureDelta | InputJsonDelta | CitationsDelta
+KnownContentBlockDelta: TypeAlias = ContentBlockDelta
+"""ContentBlockDelta itself (kept for code that narrowed with ``is_known_content_block_delta``)."""
+
+
+def is_unknown_content_block_delta(value: ContentBlockDelta) -> TypeGuard[UnknownDelta]:
+    """True when ``value`` has a ``type`` the spec does not name for a ContentBlockDelta (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _CONTENT_BLOCK_DELTA_TYPES
 
 
 def is_known_content_block_delta(value: ContentBlockDelta) -> TypeGuard[KnownContentBlockDelta]:
@@ -508,10 +520,16 @@ def is_known_content_block_delta(value: ContentBlockDelta) -> TypeGuard[KnownCon
 
 
 _MESSAGE_STREAM_EVENT_TYPES = frozenset(['content_block_delta', 'content_block_start', 'content_block_stop', 'error', 'message_delta', 'message_start', 'message_stop', 'ping'])
-MessageStreamEvent: TypeAlias = MessageStartEvent | ContentBlockStartEvent | ContentBlockDeltaEvent | ContentBlockStopEvent | MessageDeltaEvent | MessageStopEvent | PingEvent | ErrorEvent | UnknownEvent
+MessageStreamEvent: TypeAlias = MessageStartEvent | ContentBlockStartEvent | ContentBlockDeltaEvent | ContentBlockStopEvent | MessageDeltaEvent | MessageStopEvent | PingEvent | ErrorEvent
 """The JSON `data:` payload of one SSE event of a streaming response, matched by its `type` constant; unknown events are kept as UnknownEvent."""
 
-KnownMessageStreamEvent: TypeAlias = MessageStartEvent | ContentBlockStartEvent | ContentBlockDeltaEvent | ContentBlockStopEvent | MessageDeltaEvent | MessageStopEvent | PingEvent | ErrorEvent
+KnownMessageStreamEvent: TypeAlias = MessageStreamEvent
+"""MessageStreamEvent itself (kept for code that narrowed with ``is_known_message_stream_event``)."""
+
+
+def is_unknown_message_stream_event(value: MessageStreamEvent) -> TypeGuard[UnknownEvent]:
+    """True when ``value`` has a ``type`` the spec does not name for a MessageStreamEvent (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _MESSAGE_STREAM_EVENT_TYPES
 
 
 def is_known_message_stream_event(value: MessageStreamEvent) -> TypeGuard[KnownMessageStreamEvent]:

@@ -749,9 +749,15 @@ RequestToolParam: TypeAlias = FunctionToolParam | NamespaceToolParam | ApplyPatc
 
 
 _ANNOTATION_TYPES = frozenset(['url_citation'])
-Annotation: TypeAlias = UrlCitationAnnotation | UnknownAnnotation
+Annotation: TypeAlias = UrlCitationAnnotation
 
-KnownAnnotation: TypeAlias = UrlCitationAnnotation
+KnownAnnotation: TypeAlias = Annotation
+"""Annotation itself (kept for code that narrowed with ``is_known_annotation``)."""
+
+
+def is_unknown_annotation(value: Annotation) -> TypeGuard[UnknownAnnotation]:
+    """True when ``value`` has a ``type`` the spec does not name for a Annotation (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _ANNOTATION_TYPES
 
 
 def is_known_annotation(value: Annotation) -> TypeGuard[KnownAnnotation]:
@@ -760,9 +766,15 @@ def is_known_annotation(value: Annotation) -> TypeGuard[KnownAnnotation]:
 
 
 _OUTPUT_CONTENT_PART_TYPES = frozenset(['output_text', 'reasoning_text', 'refusal'])
-OutputContentPart: TypeAlias = OutputTextPart | RefusalPart | ReasoningTextPart | UnknownPart
+OutputContentPart: TypeAlias = OutputTextPart | RefusalPart | ReasoningTextPart
 
-KnownOutputContentPart: TypeAlias = OutputTextPart | RefusalPart | ReasoningTextPart
+KnownOutputContentPart: TypeAlias = OutputContentPart
+"""OutputContentPart itself (kept for code that narrowed with ``is_known_output_content_part``)."""
+
+
+def is_unknown_output_content_part(value: OutputContentPart) -> TypeGuard[UnknownPart]:
+    """True when ``value`` has a ``type`` the spec does not name for a OutputContentPart (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _OUTPUT_CONTENT_PART_TYPES
 
 
 def is_known_output_content_part(value: OutputContentPart) -> TypeGuard[KnownOutputContentPart]:
@@ -771,9 +783,15 @@ def is_known_output_content_part(value: OutputContentPart) -> TypeGuard[KnownOut
 
 
 _REASONING_SUMMARY_PART_TYPES = frozenset(['summary_text'])
-ReasoningSummaryPart: TypeAlias = SummaryTextPart | UnknownPart
+ReasoningSummaryPart: TypeAlias = SummaryTextPart
 
-KnownReasoningSummaryPart: TypeAlias = SummaryTextPart
+KnownReasoningSummaryPart: TypeAlias = ReasoningSummaryPart
+"""ReasoningSummaryPart itself (kept for code that narrowed with ``is_known_reasoning_summary_part``)."""
+
+
+def is_unknown_reasoning_summary_part(value: ReasoningSummaryPart) -> TypeGuard[UnknownPart]:
+    """True when ``value`` has a ``type`` the spec does not name for a ReasoningSummaryPart (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _REASONING_SUMMARY_PART_TYPES
 
 
 def is_known_reasoning_summary_part(value: ReasoningSummaryPart) -> TypeGuard[KnownReasoningSummaryPart]:
@@ -782,9 +800,15 @@ def is_known_reasoning_summary_part(value: ReasoningSummaryPart) -> TypeGuard[Kn
 
 
 _REASONING_CONTENT_PART_TYPES = frozenset(['reasoning_text'])
-ReasoningContentPart: TypeAlias = ReasoningTextPart | UnknownPart
+ReasoningContentPart: TypeAlias = ReasoningTextPart
 
-KnownReasoningContentPart: TypeAlias = ReasoningTextPart
+KnownReasoningContentPart: TypeAlias = ReasoningContentPart
+"""ReasoningContentPart itself (kept for code that narrowed with ``is_known_reasoning_content_part``)."""
+
+
+def is_unknown_reasoning_content_part(value: ReasoningContentPart) -> TypeGuard[UnknownPart]:
+    """True when ``value`` has a ``type`` the spec does not name for a ReasoningContentPart (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _REASONING_CONTENT_PART_TYPES
 
 
 def is_known_reasoning_content_part(value: ReasoningContentPart) -> TypeGuard[KnownReasoningContentPart]:
@@ -793,10 +817,16 @@ def is_known_reasoning_content_part(value: ReasoningContentPart) -> TypeGuard[Kn
 
 
 _OUTPUT_ITEM_TYPES = frozenset(['custom_tool_call', 'function_call', 'message', 'reasoning', 'web_search_call'])
-OutputItem: TypeAlias = OutputMessage | ReasoningItem | FunctionCallItem | CustomToolCallItem | WebSearchCallItem | UnknownItem
+OutputItem: TypeAlias = OutputMessage | ReasoningItem | FunctionCallItem | CustomToolCallItem | WebSearchCallItem
 """One item of a response's `output` list."""
 
-KnownOutputItem: TypeAlias = OutputMessage | ReasoningItem | FunctionCallItem | CustomToolCallItem | WebSearchCallItem
+KnownOutputItem: TypeAlias = OutputItem
+"""OutputItem itself (kept for code that narrowed with ``is_known_output_item``)."""
+
+
+def is_unknown_output_item(value: OutputItem) -> TypeGuard[UnknownItem]:
+    """True when ``value`` has a ``type`` the spec does not name for a OutputItem (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _OUTPUT_ITEM_TYPES
 
 
 def is_known_output_item(value: OutputItem) -> TypeGuard[KnownOutputItem]:
@@ -805,10 +835,16 @@ def is_known_output_item(value: OutputItem) -> TypeGuard[KnownOutputItem]:
 
 
 _TOOL_TYPES = frozenset(['custom', 'function', 'namespace', 'web_search'])
-Tool: TypeAlias = FunctionTool | NamespaceTool | ApplyPatchTool | WebSearchTool | UnknownTool
+Tool: TypeAlias = FunctionTool | NamespaceTool | ApplyPatchTool | WebSearchTool
 """A tool definition."""
 
-KnownTool: TypeAlias = FunctionTool | NamespaceTool | ApplyPatchTool | WebSearchTool
+KnownTool: TypeAlias = Tool
+"""Tool itself (kept for code that narrowed with ``is_known_tool``)."""
+
+
+def is_unknown_tool(value: Tool) -> TypeGuard[UnknownTool]:
+    """True when ``value`` has a ``type`` the spec does not name for a Tool (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _TOOL_TYPES
 
 
 def is_known_tool(value: Tool) -> TypeGuard[KnownTool]:
@@ -817,10 +853,16 @@ def is_known_tool(value: Tool) -> TypeGuard[KnownTool]:
 
 
 _RESPONSE_STREAM_EVENT_TYPES = frozenset(['error', 'response.completed', 'response.content_part.added', 'response.content_part.done', 'response.created', 'response.custom_tool_call_input.delta', 'response.custom_tool_call_input.done', 'response.failed', 'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.in_progress', 'response.incomplete', 'response.output_item.added', 'response.output_item.done', 'response.output_text.delta', 'response.output_text.done', 'response.queued', 'response.reasoning_summary_part.added', 'response.reasoning_summary_part.done', 'response.reasoning_summary_text.delta', 'response.reasoning_summary_text.done', 'response.reasoning_text.delta', 'response.reasoning_text.done', 'response.refusal.delta', 'response.refusal.done'])
-ResponseStreamEvent: TypeAlias = ResponseCreatedEvent | ResponseInProgressEvent | ResponseOutputItemAddedEvent | ResponseOutputItemDoneEvent | ResponseContentPartAddedEvent | ResponseContentPartDoneEvent | ResponseOutputTextDeltaEvent | ResponseOutputTextDoneEvent | ResponseReasoningTextDeltaEvent | ResponseReasoningTextDoneEvent | ResponseReasoningSummaryTextDeltaEvent | ResponseQueuedEvent | ResponseRefusalDeltaEvent | ResponseRefusalDoneEvent | ResponseReasoningSummaryPartAddedEvent | ResponseReasoningSummaryPartDoneEvent | ResponseReasoningSummaryTextDoneEvent | ResponseCustomToolCallInputDeltaEvent | ResponseCustomToolCallInputDoneEvent | ResponseFunctionCallArgumentsDeltaEvent | ResponseFunctionCallArgumentsDoneEvent | ResponseCompletedEvent | ResponseIncompleteEvent | ResponseFailedEvent | ErrorEvent | UnknownEvent
+ResponseStreamEvent: TypeAlias = ResponseCreatedEvent | ResponseInProgressEvent | ResponseOutputItemAddedEvent | ResponseOutputItemDoneEvent | ResponseContentPartAddedEvent | ResponseContentPartDoneEvent | ResponseOutputTextDeltaEvent | ResponseOutputTextDoneEvent | ResponseReasoningTextDeltaEvent | ResponseReasoningTextDoneEvent | ResponseReasoningSummaryTextDeltaEvent | ResponseQueuedEvent | ResponseRefusalDeltaEvent | ResponseRefusalDoneEvent | ResponseReasoningSummaryPartAddedEvent | ResponseReasoningSummaryPartDoneEvent | ResponseReasoningSummaryTextDoneEvent | ResponseCustomToolCallInputDeltaEvent | ResponseCustomToolCallInputDoneEvent | ResponseFunctionCallArgumentsDeltaEvent | ResponseFunctionCallArgumentsDoneEvent | ResponseCompletedEvent | ResponseIncompleteEvent | ResponseFailedEvent | ErrorEvent
 """The `data:` payload of one SSE event of a streaming response."""
 
-KnownResponseStreamEvent: TypeAlias = ResponseCreatedEvent | ResponseInProgressEvent | ResponseOutputItemAddedEvent | ResponseOutputItemDoneEvent | ResponseContentPartAddedEvent | ResponseContentPartDoneEvent | ResponseOutputTextDeltaEvent | ResponseOutputTextDoneEvent | ResponseReasoningTextDeltaEvent | ResponseReasoningTextDoneEvent | ResponseReasoningSummaryTextDeltaEvent | ResponseQueuedEvent | ResponseRefusalDeltaEvent | ResponseRefusalDoneEvent | ResponseReasoningSummaryPartAddedEvent | ResponseReasoningSummaryPartDoneEvent | ResponseReasoningSummaryTextDoneEvent | ResponseCustomToolCallInputDeltaEvent | ResponseCustomToolCallInputDoneEvent | ResponseFunctionCallArgumentsDeltaEvent | ResponseFunctionCallArgumentsDoneEvent | ResponseCompletedEvent | ResponseIncompleteEvent | ResponseFailedEvent | ErrorEvent
+KnownResponseStreamEvent: TypeAlias = ResponseStreamEvent
+"""ResponseStreamEvent itself (kept for code that narrowed with ``is_known_response_stream_event``)."""
+
+
+def is_unknown_response_stream_event(value: ResponseStreamEvent) -> TypeGuard[UnknownEvent]:
+    """True when ``value`` has a ``type`` the spec does not name for a ResponseStreamEvent (it is then read as received, as a mapping); test it before narrowing on ``type``."""
+    return value.get('type') not in _RESPONSE_STREAM_EVENT_TYPES
 
 
 def is_known_response_stream_event(value: ResponseStreamEvent) -> TypeGuard[KnownResponseStreamEvent]:

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from kimi_ext._core.contract.fast import Fail, FastCheck
 from kimi_ext._core.contract.fast import build as build_fast
-from kimi_ext._core.contract.schema import Check, Compiler, Path, Violation, json_type
+from kimi_ext._core.contract.schema import NEAR_TYPOS, Check, Compiler, Path, Violation, json_type
 
 __all__ = [
     "Closed",
@@ -81,19 +81,23 @@ def closed_defs(defs: Mapping[str, Any], *, root: str, keep_open: set[str]) -> d
     """``defs`` with each named object schema closed: one that lists its ``properties`` and
     says nothing of ``additionalProperties`` refuses any other key. Schemas that say
     ``additionalProperties`` (a tool's JSON Schema, ``metadata``, a tool call's input) stay
-    as written, and so do ``root`` (the request: an unknown top-level field has its own
-    message, and ``extra_body=``) and ``keep_open``."""
+    as written, and so does ``root`` (the request: an unknown top-level field has its own
+    message, and ``extra_body=``). Those in ``keep_open`` (shapes that may hold what the
+    service sent, with keys it adds) accept other keys, except a near miss of a field they
+    lack (``NEAR_TYPOS``: ``reasoning_contnet`` is a typo, ``citations`` is received)."""
     out = dict(defs)
     for name, schema in defs.items():
         if (
             name != root
-            and name not in keep_open
             and isinstance(schema, Mapping)
             and schema.get("type") == "object"
             and "properties" in schema
             and "additionalProperties" not in schema
         ):
-            out[name] = {**schema, "additionalProperties": False}
+            if name in keep_open:
+                out[name] = {**schema, NEAR_TYPOS: True}
+            else:
+                out[name] = {**schema, "additionalProperties": False}
     return out
 
 

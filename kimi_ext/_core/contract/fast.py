@@ -19,7 +19,14 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from kimi_ext._core.contract.schema import _ANNOTATIONS, Compiler, Violation, ecma_pattern
+from kimi_ext._core.contract.schema import (
+    _ANNOTATIONS,
+    NEAR_TYPOS,
+    Compiler,
+    Violation,
+    ecma_pattern,
+    near_typos,
+)
 from kimi_ext._core.contract.text import has_lone_surrogate
 
 FastCheck = Callable[[Any], None]
@@ -33,7 +40,7 @@ _INLINE = frozenset(
     {
         "type", "const", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum",
         "items", "minItems", "maxItems", "required", "properties", "additionalProperties",
-        "oneOf", "anyOf", "x-kimi-max-utf8-bytes",
+        "oneOf", "anyOf", "x-kimi-max-utf8-bytes", NEAR_TYPOS,
     }
 )  # fmt: skip
 # What a yes/no answer can ignore: the annotations, and the wording of a failure.
@@ -252,6 +259,12 @@ class _Writer:
             block.extend(
                 self.under((get, f"{inner}if {value} is not _MISSING:"), sub, value, depth + 2)
             )
+        if schema.get(NEAR_TYPOS):
+            # Open to received keys: only an object with a key it does not name pays for
+            # the near-miss test (one set comparison in C otherwise).
+            known = self.const(frozenset(props))
+            typos = self.const(near_typos(frozenset(props)))
+            block.append(f"{inner}if not {var}.keys() <= {known}: {typos}({var}, ())")
         if extra is False:
             # A closed object: one set comparison in C, not a loop over its keys.
             known = self.const(frozenset(props))

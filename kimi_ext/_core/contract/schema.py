@@ -29,6 +29,8 @@ it, a template with ``{path}`` and ``{value}``: what the stand-in answers).
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -36,12 +38,25 @@ from typing import Any
 Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], None]
 
+# Set by the compiler (never written in a spec) on a schema that applies to the same object
+# as the one around it (``then``, ``else``, ``dependentSchemas``): that object's fields, so
+# a key is called unknown only when the whole object does not name it.
+_FIELDS = "x-kimi-object-fields"
+# Set by the contract (never written in a spec) on an object left open to the keys the
+# service adds when it sends that shape: a key it does not name is still refused when it
+# is a near miss of a field the object lacks (``reasoning_contnet``), the likelier typo.
+NEAR_TYPOS = "x-kimi-near-typos"
+# How alike a key and a field must be (difflib's ratio) to call the key a typo where other
+# keys are allowed: ``cache_contrl``/``cache_control`` 0.96, ``contnet``/``content`` 0.86,
+# while received keys stay well below (``citations``/``signature`` 0.33).
+_TYPO_RATIO = 0.8
 # Keywords that only annotate; everything else must be understood.
 _ANNOTATIONS = frozenset(
     {
         "description", "default", "example", "examples", "title", "format", "deprecated",
         "readOnly", "writeOnly", "x-enum-varnames", "discriminator", "$comment",
         "contentMediaType", "contentEncoding", "x-kimi-media-types", "x-kimi-received",
+        _FIELDS,
     }
 )  # fmt: skip
 
@@ -116,13 +131,71 @@ def _is(value: Any, kind: str) -> bool:
     return actual == kind or (kind == "number" and actual == "integer")
 
 
-def _missing(value: Mapping[str, Any], path: Path, key: str, tags: Mapping[str, Check]) -> None:
+def _missing(
+    value: Mapping[str, Any],
+    path: Path,
+    key: str,
+    tags: Mapping[str, Check],
+    known: frozenset[str],
+    closed: bool,
+) -> None:
     """Raise for the required ``key`` missing from ``value``, after checking the tags it
-    has: a wrong tag is the error to name, not a key its intended member may not need."""
+    has: a wrong tag is the error to name, not a key its intended member may not need. A
+    key the object does not name that is close to ``key`` (``contnet``) is the likelier
+    mistake, so it is named instead, with ``key`` as the suggestion (an unknown key far
+    from it leaves the missing key the error: in a closed object both are wrong)."""
     for tag, check in tags.items():
         if tag in value:
             check(value[tag], (*path, tag))
+    unknown = [k for k in value if isinstance(k, str) and k not in known]
+    if unknown:
+        near = difflib.get_close_matches(key, unknown, n=1)
+        if near:
+            raise unknown_key((*path, near[0]), value[near[0]], known, closed, suggest=key)
     raise Violation((*path, key), None, "is required")
+
+
+@functools.lru_cache(maxsize=1024)
+def _near(key: str, absent: tuple[str, ...]) -> str | None:
+    """The field among ``absent`` that ``key`` is a near miss of (cached: a long history
+    repeats the same received keys)."""
+    return next(iter(difflib.get_close_matches(key, absent, n=1, cutoff=_TYPO_RATIO)), None)
+
+
+def near_typos(known: frozenset[str]) -> Check:
+    """The check of :data:`NEAR_TYPOS` for an object naming ``known``."""
+
+    def typos(value: Any, path: Path) -> None:
+        if not isinstance(value, Mapping) or value.keys() <= known:
+            return
+        absent = tuple(sorted(k for k in known if k not in value))
+        for key in value:
+            if isinstance(key, str) and key not in known:
+                near = _near(key, absent)
+                if near is not None:
+                    raise unknown_key((*path, key), value[key], known, False, suggest=near)
+
+    return typos
+
+
+def unknown_key(
+    path: Path, value: Any, known: frozenset[str], closed: bool, *, suggest: str | None = None
+) -> Violation:
+    """The violation of a key (the last part of ``path``) its object does not name, with
+    the closest name it does (``suggest``, else one :func:`difflib.get_close_matches`
+    finds)."""
+    name = path[-1]
+    if suggest is None and isinstance(name, str):
+        suggest = next(iter(difflib.get_close_matches(name, sorted(known), n=1)), None)
+    rule = f"is not a field of this object (its fields: {', '.join(sorted(known))})"
+    if suggest is not None:
+        rule += f"; did you mean {suggest}?"
+    if closed:
+        rule += (
+            "; an unknown key inside a request is refused, so a misspelt one is never"
+            " dropped silently"
+        )
+    return Violation(path, value, rule)
 
 
 def _members(
@@ -140,6 +213,15 @@ def _members(
         for key in value:
             if key not in known:
                 extra_check(value[key], (*path, key))
+
+
+def _within(sub: Any, outer: Mapping[str, Any]) -> Any:
+    """``sub`` (a schema that applies to the object ``outer`` describes, with no ``type``
+    of its own) marked with the fields of that object (see ``_FIELDS``)."""
+    if not isinstance(sub, Mapping) or "type" in sub or "$ref" in sub:
+        return sub
+    fields = {*outer.get(_FIELDS, ()), *outer.get("properties", {}), *sub.get("properties", {})}
+    return {**sub, _FIELDS: sorted(fields)}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -373,15 +455,11 @@ class Compiler:
             return None
         if extra is not False:
             return self.compile(extra)
-        rule = (
-            f"is not a field of this object (its fields: {', '.join(sorted(known))}); an "
-            "unknown key inside a request is refused, so a misspelt one is never dropped silently"
-        )
 
-        def unknown_key(value: Any, path: Path) -> None:
-            raise Violation(path, value, rule)
+        def refuse_unknown(value: Any, path: Path) -> None:
+            raise unknown_key(path, value, known, closed=True)
 
-        return unknown_key
+        return refuse_unknown
 
     def _object(self, schema: Mapping[str, Any]) -> list[Check]:
         out: list[Check] = []
@@ -394,7 +472,10 @@ class Compiler:
         }
         # Before the required fields: a field that says what the object is (a custom
         # tool's optional ``type``) is named first.
-        deps = {k: self.compile(v) for k, v in schema.get("dependentSchemas", {}).items()}
+        deps = {
+            k: self.compile(_within(v, schema))
+            for k, v in schema.get("dependentSchemas", {}).items()
+        }
         if deps:
 
             def dependent(value: Any, path: Path) -> None:
@@ -411,13 +492,15 @@ class Compiler:
 
             out.append(dependent)
         required = tuple(schema.get("required", ()))
+        known = frozenset(schema.get(_FIELDS, schema.get("properties", {})))
+        closed = schema.get("additionalProperties", True) is False
         if required:
 
             def need(value: Any, path: Path) -> None:
                 if type(value) is dict or isinstance(value, Mapping):
                     for key in required:
                         if key not in value:
-                            _missing(value, path, key, tags)
+                            _missing(value, path, key, tags, known, closed)
 
             out.append(need)
         props = {k: self.compile(v) for k, v in schema.get("properties", {}).items()}
@@ -425,15 +508,18 @@ class Compiler:
         props = {k: props[k] for k in [*tags, *(k for k in props if k not in tags)]}
         checked = tuple((k, v) for k, v in props.items() if v is not _accept)
         extra = schema.get("additionalProperties", True)
-        known = frozenset(schema.get("properties", {}))
-        extra_check = self._extra(extra, known)
+        # additionalProperties is about this node's own properties (JSON Schema's rule).
+        own = frozenset(schema.get("properties", {}))
+        extra_check = self._extra(extra, own)
         if checked or extra_check is not None:
 
             def members(value: Any, path: Path) -> None:
                 if type(value) is dict or isinstance(value, Mapping):
-                    _members(value, path, checked, extra_check, known)
+                    _members(value, path, checked, extra_check, own)
 
             out.append(members)
+        if schema.get(NEAR_TYPOS):
+            out.append(near_typos(known))
         if schema.get("x-kimi-typed-properties"):
             out.append(_typed_properties)
         return out
@@ -565,8 +651,8 @@ class Compiler:
 
     def _if(self, schema: Mapping[str, Any]) -> Check:
         cond = _tag_test(self.resolve(schema["if"])) or self.compile(schema["if"])
-        then = self.compile(schema.get("then", True))
-        other = self.compile(schema.get("else", True))
+        then = self.compile(_within(schema.get("then", True), schema))
+        other = self.compile(_within(schema.get("else", True), schema))
 
         cause = self.resolve(schema["if"]).get("required", [None])[0]
 
@@ -608,6 +694,7 @@ _KEYWORDS = frozenset(
         "minItems", "maxItems", "required", "properties", "additionalProperties",
         "dependentSchemas", "oneOf", "anyOf", "not", "if", "then", "else", "contains", "x-kimi-max-utf8-bytes", "x-kimi-unique-by",
         "x-kimi-typed-properties", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
+        NEAR_TYPOS,
     }
 )  # fmt: skip
 

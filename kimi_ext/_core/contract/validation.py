@@ -23,12 +23,14 @@ def validate(fmt: str, body: Mapping[str, Any], *, received: Collection[int] | N
     """Raise RequestValidationError unless ``body`` keeps every documented rule of ``fmt``.
 
     An object the user wrote may hold only the keys its schema names, at any depth (a
-    misspelt key in a tool, a user message or a block is refused, not dropped).
+    misspelt key in a tool, a user message or a block is refused, not dropped, and named
+    with the documented key it is closest to).
     ``received``: for a history object, the positions in its history field of the items the
     service sent; they go back as they came, unknown block types and keys included (the
     history's own rules checked them), and every other object is held to its schema. For a
     plain list (``received`` None) the shapes the service also sends (an assistant turn,
-    its blocks or items) may be received content, so their unknown keys go as they are.
+    its blocks or items) may be received content, so their unknown keys go as they are,
+    except a near miss of a field the object lacks (``reasoning_contnet``: a typo).
 
     >>> validate("chat", {"model": "kimi-k3.1-pro", "messages": [{"role": "user"}]})
     Traceback (most recent call last):
