@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from kimi_ext._core.call.format import Format
 from kimi_ext._core.contract import json_type
+from kimi_ext._core.contract.arguments import checked, message
 from kimi_ext._type_schema import (
     SchemaBuilder,
     build_value,
@@ -53,6 +54,7 @@ from kimi_ext._type_schema import (
 )
 from kimi_ext.errors import ToolDefinitionError
 from kimi_ext.formats import format_named
+from kimi_ext.structured import schema_problem
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -102,7 +104,9 @@ class Tool:
         wire = format_named(fmt)
         if self.custom:
             if not wire.custom_tools:
-                raise ValueError(f"tool {self.name!r}: custom tools exist only in Responses")
+                raise ToolDefinitionError(
+                    f"tool {self.name!r}: custom tools exist only in Responses, not in {wire.name}"
+                )
             out: dict[str, Any] = {"type": "custom", "name": self.name}
             if self.description:
                 out["description"] = self.description
@@ -138,6 +142,10 @@ class Tool:
         return (), kwargs
 
 
+def _argument_error(parameter: str, value: Any, rule: str) -> ToolDefinitionError:
+    return ToolDefinitionError(message(parameter, value, rule))
+
+
 @overload
 def tool(
     fn: Callable[..., Any],
@@ -158,6 +166,7 @@ def tool(
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
+@checked(_argument_error)
 def tool(
     fn: Callable[..., Any] | None = None,
     *,
@@ -238,9 +247,7 @@ def _make_tool(
     else:
         parameters, hints = _signature_schema(fn, tool_name, param_docs)
     if not custom:
-        from jsonschema import validators
-
-        validators.validator_for(parameters).check_schema(parameters)
+        _check_schema(tool_name, parameters)
     return Tool(
         fn=fn,
         name=tool_name,
@@ -251,6 +258,16 @@ def _make_tool(
         hints=hints,
         model=model,
     )
+
+
+def _check_schema(name: str, schema: dict[str, Any]) -> None:
+    """Raise ToolDefinitionError unless ``schema`` is a valid JSON Schema (by the
+    metaschema of the draft it names, 2020-12 when it names none)."""
+    from jsonschema import validators
+
+    problem = schema_problem(schema, validators.validator_for(schema))
+    if problem is not None:
+        raise ToolDefinitionError(f"tool {name!r}: the schema {problem}")
 
 
 _SECTION = re.compile(r"^(\w[\w ]*):\s*$")
@@ -308,7 +325,12 @@ def _hints_of(fn: Callable[..., Any]) -> dict[str, Any]:
 def _signature_schema(
     fn: Callable[..., Any], name: str, docs: Mapping[str, str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    signature = inspect.signature(fn)
+    try:
+        signature = inspect.signature(fn)
+    except ValueError:  # a builtin or an exception class: no signature to read
+        raise TypeError(
+            f"tool {name!r}: the parameters of {fn!r} cannot be read; pass schema="
+        ) from None
     hints = _hints_of(fn)
     properties: dict[str, Any] = {}
     required: list[str] = []
