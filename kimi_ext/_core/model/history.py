@@ -456,7 +456,9 @@ class History(Sequence[dict[str, Any]]):
             value = doc.get(field)
             rule = parameter_rule(cls.__init__, field)
             if rule is not None and not rule.test(value):
-                raise HistoryError(None, f"damaged {name}: {message(field, value, rule.text)}")
+                raise HistoryError(
+                    None, f"damaged {name}: {message(field, value, 'must be ' + rule.text)}"
+                )
             setattr(out, field, value)
         out._items = list(items)
         out._meta = [None] * len(out._items)
