@@ -16,6 +16,10 @@ value that is a ``str`` is sent as is; anything else as JSON.
 The async client runs the calls of one turn concurrently (sync callables in a thread,
 ``async`` callables awaited); the sync client runs them in order.
 
+A history object given as the conversation is extended in place as the run goes (a list
+is copied into a new history). One history takes one run at a time: a second run_tools on
+the same history object while one runs raises HistoryError before sending anything.
+
 Chat web search is answered automatically, the documented way: each builtin
 ``$web_search`` call's ``function.arguments`` goes back unchanged as the content of a tool
 message with the same ``tool_call_id``. For a hand-written loop use :func:`web_search_echo`

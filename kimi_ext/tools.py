@@ -183,7 +183,10 @@ def tool(
     type hints, with the docstring's ``Args:`` lines as parameter descriptions. ``schema``
     may also be a pydantic model class: its schema describes the arguments, which are
     validated into one instance of it and passed as the one positional argument.
-    Raises TypeError for a parameter without a type hint (annotate it or pass ``schema=``).
+    Raises :class:`~kimi_ext.ToolDefinitionError` (a TypeError too) naming what is wrong:
+    an argument of the wrong type, a parameter without a type hint (annotate it or pass
+    ``schema=``), parameters that cannot be read, or a schema that is not a valid JSON
+    Schema.
     """
     if fn is None:
         return lambda f: tool(
