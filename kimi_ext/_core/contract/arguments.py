@@ -24,9 +24,9 @@ not checked):
 - ``X | Y``, ``Optional[X]``: one of them; ``Literal[...]``: one of the values, of the same
   type (``True`` is not ``1``); ``Callable[...]``: ``callable()``; ``type[X]``: a class;
 - containers (``list[X]``, ``Sequence[X]``, ``Iterable[X]``, ``Mapping[K, V]``, ``dict``...):
-  the container's class, and its elements when the value is a list, tuple, str or dict
-  (already in memory: an iterator is never consumed, so a generator is not checked
-  inside). A ``str`` is not a ``Sequence`` of anything but ``str``;
+  the container's class, and its items when the value is a list, tuple or str, or a
+  dict's values (already in memory: an iterator is never consumed, so a generator is not
+  checked inside). A ``str`` is not a ``Sequence`` of anything but ``str``;
 - ``Any``, ``object``, a ``TypeVar``, an unannotated parameter (``self``), ``*args`` and
   ``**kwargs``: nothing.
 
@@ -134,7 +134,6 @@ def _class_rule(classes: tuple[type, ...]) -> Rule:
     wanted = classes + ((int,) if float in classes and int not in classes else ())
     # The verdict per class of value, found once: isinstance against an abstract class
     # (Mapping, Iterable) is slow, and the same few classes come every time.
-    # A bool passes only where bool is named (True given for a count is a mistake).
     verdicts: dict[type, bool] = {
         bool: bool in classes or (int not in wanted and isinstance(True, wanted))
     }
@@ -167,6 +166,7 @@ _MAPPINGS = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMap
 
 def _container_rule(origin: type, args: tuple[Any, ...]) -> Rule:
     outer = _class_rule((origin,))
+    outer_test = outer.test
     if origin in _MAPPINGS and len(args) == 2:
         # The values only: a key that is not a str is rare, and JSON writes it as one.
         values = rule_for(args[1])
@@ -175,7 +175,7 @@ def _container_rule(origin: type, args: tuple[Any, ...]) -> Rule:
         value_test = values.test
 
         def mapping_test(value: Any) -> bool:
-            if not isinstance(value, origin):
+            if not outer_test(value):
                 return False
             if type(value) is not dict:
                 return True  # a custom mapping is not walked
@@ -190,7 +190,7 @@ def _container_rule(origin: type, args: tuple[Any, ...]) -> Rule:
         strings_ok = item_test("")
 
         def sequence_test(value: Any) -> bool:
-            if not isinstance(value, origin):
+            if not outer_test(value):
                 return False
             kind = type(value)
             if kind is str:
