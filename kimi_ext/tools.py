@@ -278,6 +278,7 @@ _ARGS_SECTIONS = frozenset({"args", "arguments", "parameters", "params", "keywor
 _PARAM_LINE = re.compile(r"^\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
+@checked(_argument_error)
 def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     """(description, {parameter: description}) from a Google-style docstring: the first
     paragraph, and the lines of its ``Args:`` section (continuation lines indented)."""

@@ -98,3 +98,10 @@ def test_a_custom_tool_outside_responses_is_refused_before_sending(
     with pytest.raises(ToolDefinitionError, match="only in Responses"):
         custom.definition(fmt)
     assert standin.requests == []
+
+
+def test_parse_docstring_takes_a_str() -> None:
+    from kimi_ext.tools import parse_docstring
+
+    with pytest.raises(ToolDefinitionError, match=r"doc=5: must be a str"):
+        parse_docstring(5)  # type: ignore[arg-type]

@@ -294,6 +294,7 @@ class History(Sequence[dict[str, Any]]):
             setattr(out, name, getattr(self, name))
         return out
 
+    @history_arguments
     def model_of(self, index: int) -> str | None:
         """The model that produced the assistant turn at ``index`` (None when unknown, e.g.
         a message added with :meth:`append` without ``model=``)."""

@@ -78,6 +78,14 @@ def test_append_and_extend_refuse_what_is_not_a_message_and_add_nothing(fmt: str
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
+def test_model_of_takes_an_index(fmt: str) -> None:
+    history = with_tool_turn(fmt)
+    with pytest.raises(HistoryError, match=r"index='1': must be an int"):
+        history.model_of("1")  # type: ignore[arg-type]
+    assert history.model_of(0) is None
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_add_refuses_another_format_s_result_naming_both(fmt: str) -> None:
     history = with_tool_turn(fmt)
     other = next(f for f in FORMATS if f != fmt)
