@@ -280,7 +280,10 @@ def _request_of(response: httpx.Response | None) -> httpx.Request | None:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # a value nested too deeply to show must not hide the error
+        text = f"<{type(value).__name__} nested too deeply to show>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 

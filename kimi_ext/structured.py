@@ -20,13 +20,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract.arguments import checked
 from kimi_ext._core.model.result import Result
 from kimi_ext._type_schema import build_value, schema_from_type
 from kimi_ext.errors import RequestValidationError, StructuredOutputError
 from kimi_ext.formats import format_named
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 T = TypeVar("T")
 
@@ -49,6 +53,23 @@ def resolve_schema(schema: Any) -> dict[str, Any]:
         raise RequestValidationError("schema", schema, str(exc)) from None
 
 
+def schema_problem(schema: dict[str, Any], cls: type[Validator] | None = None) -> str | None:
+    """Why ``schema`` is not a valid JSON Schema (by the metaschema of ``cls``, default
+    2020-12, the draft :func:`parse_result` validates with), or None when it is."""
+    from jsonschema import Draft202012Validator, exceptions
+
+    try:
+        (cls or Draft202012Validator).check_schema(schema)
+    except exceptions.SchemaError as exc:
+        where = "".join(f"[{p!r}]" for p in exc.absolute_path)
+        return f"is not a valid JSON Schema: {exc.message}" + (
+            f" (at schema{where})" if where else ""
+        )
+    except RecursionError:
+        return "is nested too deeply to be checked as a JSON Schema"
+    return None
+
+
 def schema_name(schema: Any) -> str:
     """The name sent with the schema: the type's name, a dict's ``title``, else "output"."""
     name = (
@@ -57,6 +78,7 @@ def schema_name(schema: Any) -> str:
     return str(name or "output")
 
 
+@checked(RequestValidationError)
 def place_schema(
     fmt: Format[Any, Any, Any] | str,
     params: dict[str, Any],
@@ -64,8 +86,14 @@ def place_schema(
     *,
     name: str | None = None,
 ) -> dict[str, Any]:
-    """``params`` with the schema placed in the format's structured-output field."""
+    """``params`` with the schema placed in the format's structured-output field.
+
+    Raises RequestValidationError (nothing is sent) when the schema is not a valid JSON
+    Schema: the answer could not be checked against it."""
     json_schema = resolve_schema(schema)
+    problem = schema_problem(json_schema)
+    if problem is not None:
+        raise RequestValidationError("schema", schema, problem)
     return format_named(fmt).place_schema(dict(params), json_schema, name or schema_name(schema))
 
 

@@ -16,6 +16,10 @@ value that is a ``str`` is sent as is; anything else as JSON.
 The async client runs the calls of one turn concurrently (sync callables in a thread,
 ``async`` callables awaited); the sync client runs them in order.
 
+A history object given as the conversation is extended in place as the run goes (a list
+is copied into a new history). One history takes one run at a time: a second run_tools on
+the same history object while one runs raises HistoryError before sending anything.
+
 Chat web search is answered automatically, the documented way: each builtin
 ``$web_search`` call's ``function.arguments`` goes back unchanged as the content of a tool
 message with the same ``tool_call_id``. For a hand-written loop use :func:`web_search_echo`
@@ -26,15 +30,18 @@ runs on the server; its blocks and items are kept in the history verbatim.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.call.building import check_history_kind
 from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract.arguments import checked
 from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result, ToolCall, parse_arguments
-from kimi_ext.errors import RequestValidationError
+from kimi_ext.errors import HistoryError, RequestValidationError
 from kimi_ext.tools import Tool, error_text, tool, tool_output
 
 if TYPE_CHECKING:
@@ -242,12 +249,22 @@ def tool_declarations(
     >>> tool_declarations(MESSAGES, [get_weather])[0][0]["name"]
     'get_weather'
     """
+    if isinstance(tools, str | Mapping) or not isinstance(tools, Iterable):
+        raise RequestValidationError(
+            "tools", tools, "must be a list of tools (dicts, functions or kimi_ext.tool() objects)"
+        )
     registry: dict[str, Tool] = {}
     wire: list[Any] = []
-    for item in tools:
+    for k, item in enumerate(tools):
         if isinstance(item, Mapping):
             wire.append(item)
             continue
+        if not callable(item):
+            raise RequestValidationError(
+                f"tools[{k}]",
+                item,
+                "must be a tool definition (a dict), a function or a kimi_ext.tool() object",
+            )
         handler = tool(item)
         if handler.name in registry:
             raise RequestValidationError(
@@ -284,6 +301,27 @@ class _Loop:
             self.params["tools"] = wire
         self.field = fmt.history_field
         self.history = self._history(self.params.pop(self.field, None))
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Hold the history for this run: a second run_tools on the same history object,
+        while this one runs (another thread or task), is refused before it sends anything:
+        two runs adding turns to one conversation at once cannot both be right."""
+        key = id(self.history)
+        with _RUNNING_LOCK:
+            if key in _RUNNING:
+                raise HistoryError(
+                    None,
+                    "this history is being extended by another run_tools call that has not "
+                    "finished; one history takes one run at a time (give each concurrent run "
+                    "its own history, e.g. history.copy())",
+                )
+            _RUNNING.add(key)
+        try:
+            yield
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(key)
 
     def _history(self, given: Any) -> History:
         cls = self.fmt.history_type
@@ -350,6 +388,11 @@ class _Loop:
         return result._paused()
 
 
+# The ids of the history objects a run_tools call is extending (see _Loop.running).
+_RUNNING: set[int] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
 def _declares_web_search(definition: Mapping[str, Any], names: tuple[str, ...]) -> bool:
     if definition.get("type") == "web_search":
         return True
@@ -358,6 +401,7 @@ def _declares_web_search(definition: Mapping[str, Any], names: tuple[str, ...]) 
 
 
 # sync/async twin of arun_tools: keep the two in step.
+@checked(RequestValidationError, skip=("hooks",))
 def run_tools(
     resource: Any,
     hooks: HookSet | None = None,
@@ -372,23 +416,27 @@ def run_tools(
     loop = _Loop(resource.format, tools, max_rounds, params)
     rounds = 0
     results: list[Any] = []
-    while True:
-        result = resource.create(**loop.request())
-        results.append(result)
-        rounds += 1
-        loop.refuse_unusable(result)
-        loop.history.add(result)
-        calls = loop.calls(result)
-        if not calls:
-            if loop.keep_going(result) and rounds < max_rounds:
-                continue
-            return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
-        loop.record(calls, [None if c.echo is not None else _run_hooked(c, hooks) for c in calls])
-        if rounds >= max_rounds:
-            return ToolRun(result, loop.history, rounds, True, results)
+    with loop.running():
+        while True:
+            result = resource.create(**loop.request())
+            results.append(result)
+            rounds += 1
+            loop.refuse_unusable(result)
+            loop.history.add(result)
+            calls = loop.calls(result)
+            if not calls:
+                if loop.keep_going(result) and rounds < max_rounds:
+                    continue
+                return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
+            loop.record(
+                calls, [None if c.echo is not None else _run_hooked(c, hooks) for c in calls]
+            )
+            if rounds >= max_rounds:
+                return ToolRun(result, loop.history, rounds, True, results)
 
 
 # sync/async twin of run_tools: keep the two in step.
+@checked(RequestValidationError, skip=("hooks",))
 async def arun_tools(
     resource: Any,
     hooks: HookSet | None = None,
@@ -403,19 +451,20 @@ async def arun_tools(
     loop = _Loop(resource.format, tools, max_rounds, params)
     rounds = 0
     results: list[Any] = []
-    while True:
-        result = await resource.create(**loop.request())
-        results.append(result)
-        rounds += 1
-        loop.refuse_unusable(result)
-        loop.history.add(result)
-        calls = loop.calls(result)
-        if not calls:
-            if loop.keep_going(result) and rounds < max_rounds:
-                continue
-            return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
-        outcomes = await _gather(*(_arun_hooked(c, hooks) for c in calls if c.echo is None))
-        it = iter(outcomes)
-        loop.record(calls, [None if c.echo is not None else next(it) for c in calls])
-        if rounds >= max_rounds:
-            return ToolRun(result, loop.history, rounds, True, results)
+    with loop.running():
+        while True:
+            result = await resource.create(**loop.request())
+            results.append(result)
+            rounds += 1
+            loop.refuse_unusable(result)
+            loop.history.add(result)
+            calls = loop.calls(result)
+            if not calls:
+                if loop.keep_going(result) and rounds < max_rounds:
+                    continue
+                return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
+            outcomes = await _gather(*(_arun_hooked(c, hooks) for c in calls if c.echo is None))
+            it = iter(outcomes)
+            loop.record(calls, [None if c.echo is not None else next(it) for c in calls])
+            if rounds >= max_rounds:
+                return ToolRun(result, loop.history, rounds, True, results)

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from kimi_ext._core.call.format import Format
 from kimi_ext._core.contract import json_type
+from kimi_ext._core.contract.arguments import checked, message
 from kimi_ext._type_schema import (
     SchemaBuilder,
     build_value,
@@ -53,6 +54,7 @@ from kimi_ext._type_schema import (
 )
 from kimi_ext.errors import ToolDefinitionError
 from kimi_ext.formats import format_named
+from kimi_ext.structured import schema_problem
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -102,7 +104,9 @@ class Tool:
         wire = format_named(fmt)
         if self.custom:
             if not wire.custom_tools:
-                raise ValueError(f"tool {self.name!r}: custom tools exist only in Responses")
+                raise ToolDefinitionError(
+                    f"tool {self.name!r}: custom tools exist only in Responses, not in {wire.name}"
+                )
             out: dict[str, Any] = {"type": "custom", "name": self.name}
             if self.description:
                 out["description"] = self.description
@@ -138,6 +142,10 @@ class Tool:
         return (), kwargs
 
 
+def _argument_error(parameter: str, value: Any, rule: str) -> ToolDefinitionError:
+    return ToolDefinitionError(message(parameter, value, rule))
+
+
 @overload
 def tool(
     fn: Callable[..., Any],
@@ -158,6 +166,7 @@ def tool(
     custom: bool = False,
     format: Mapping[str, Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
+@checked(_argument_error)
 def tool(
     fn: Callable[..., Any] | None = None,
     *,
@@ -174,7 +183,10 @@ def tool(
     type hints, with the docstring's ``Args:`` lines as parameter descriptions. ``schema``
     may also be a pydantic model class: its schema describes the arguments, which are
     validated into one instance of it and passed as the one positional argument.
-    Raises TypeError for a parameter without a type hint (annotate it or pass ``schema=``).
+    Raises :class:`~kimi_ext.ToolDefinitionError` (a TypeError too) naming what is wrong:
+    an argument of the wrong type, a parameter without a type hint (annotate it or pass
+    ``schema=``), parameters that cannot be read, or a schema that is not a valid JSON
+    Schema.
     """
     if fn is None:
         return lambda f: tool(
@@ -238,9 +250,7 @@ def _make_tool(
     else:
         parameters, hints = _signature_schema(fn, tool_name, param_docs)
     if not custom:
-        from jsonschema import validators
-
-        validators.validator_for(parameters).check_schema(parameters)
+        _check_schema(tool_name, parameters)
     return Tool(
         fn=fn,
         name=tool_name,
@@ -253,11 +263,22 @@ def _make_tool(
     )
 
 
+def _check_schema(name: str, schema: dict[str, Any]) -> None:
+    """Raise ToolDefinitionError unless ``schema`` is a valid JSON Schema (by the
+    metaschema of the draft it names, 2020-12 when it names none)."""
+    from jsonschema import validators
+
+    problem = schema_problem(schema, validators.validator_for(schema))
+    if problem is not None:
+        raise ToolDefinitionError(f"tool {name!r}: the schema {problem}")
+
+
 _SECTION = re.compile(r"^(\w[\w ]*):\s*$")
 _ARGS_SECTIONS = frozenset({"args", "arguments", "parameters", "params", "keyword args"})
 _PARAM_LINE = re.compile(r"^\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
+@checked(_argument_error)
 def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
     """(description, {parameter: description}) from a Google-style docstring: the first
     paragraph, and the lines of its ``Args:`` section (continuation lines indented)."""
@@ -308,7 +329,12 @@ def _hints_of(fn: Callable[..., Any]) -> dict[str, Any]:
 def _signature_schema(
     fn: Callable[..., Any], name: str, docs: Mapping[str, str]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    signature = inspect.signature(fn)
+    try:
+        signature = inspect.signature(fn)
+    except ValueError:  # a builtin or an exception class: no signature to read
+        raise TypeError(
+            f"tool {name!r}: the parameters of {fn!r} cannot be read; pass schema="
+        ) from None
     hints = _hints_of(fn)
     properties: dict[str, Any] = {}
     required: list[str] = []

@@ -14,6 +14,7 @@ from kimi_ext._core.model.history import (
     arguments_problem,
     as_content,
     call_id_of,
+    history_arguments,
     ids_changed,
     thinking_required,
     unanswered,
@@ -41,6 +42,7 @@ class ChatHistory(SystemHistory):
         # Chat's system prompt is the conversation's first message.
         return [] if system is None else [{"role": "system", "content": system}]
 
+    @history_arguments
     def add_user(
         self,
         content: str | list[dict[str, Any]],
@@ -77,6 +79,7 @@ class ChatHistory(SystemHistory):
         self._items.append(msg)
         self._meta.append(Turn(result.model, ids))
 
+    @history_arguments
     def add_tool_result(self, call_id: str, content: Any, is_error: bool = False) -> None:
         """Append the result of tool call ``call_id`` (text, content parts, or a value that is
         sent as JSON). ``is_error`` has no wire field on Chat: put the error in ``content``."""
@@ -98,6 +101,7 @@ class ChatHistory(SystemHistory):
                 return None
         return None
 
+    @history_arguments
     def add_web_search_results(
         self, result: ChatCompletion | None = None, *, names: Iterable[str] = ()
     ) -> int:
@@ -110,7 +114,7 @@ class ChatHistory(SystemHistory):
             self.append(echo)
         return len(echoes)
 
-    def validate(self) -> None:
+    def _validate(self) -> None:
         items = self._items
         meta = self._meta
         pending: dict[Any, int] = {}

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from kimi_ext._core.contract.arguments import checked
 from kimi_ext._core.model.result import ToolCall
 from kimi_ext.chat.result import ChatCompletion
+from kimi_ext.errors import RequestValidationError
 
 __all__ = ["WEB_SEARCH_NAMES", "echo_if_web_search", "is_web_search_call", "web_search_echo"]
 
@@ -24,6 +26,7 @@ def _echo(call: ToolCall) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": call.arguments}
 
 
+@checked(RequestValidationError)
 def web_search_echo(
     source: ChatCompletion | Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,

@@ -14,6 +14,7 @@ from kimi_ext._core.model.history import (
     as_content,
     block_refs,
     fingerprint,
+    history_arguments,
     ids_changed,
     thinking_required,
     unanswered,
@@ -36,6 +37,7 @@ class MessagesHistory(SystemHistory):
 
     result_type = Message
 
+    @history_arguments
     def add_user(self, content: str | list[dict[str, Any]], *, images: Iterable[Any] = ()) -> None:
         """Append a user message: text or content blocks (``image``, ``document``...).
         ``images`` are paths or bytes turned into base64 ``image`` blocks after the text.
@@ -78,6 +80,7 @@ class MessagesHistory(SystemHistory):
         self._items.append({"role": result.role or "assistant", "content": content})
         self._meta.append(turn)
 
+    @history_arguments
     def add_tool_result(self, call_id: str, content: Any, is_error: bool = False) -> None:
         """Add a ``tool_result`` block for ``call_id`` to the user message that answers the
         last assistant turn (created on the first result)."""
@@ -105,7 +108,7 @@ class MessagesHistory(SystemHistory):
             at += 1
         items[-1] = {**items[-1], "content": [*current[:at], block, *current[at:]]}
 
-    def validate(self) -> None:
+    def _validate(self) -> None:
         items = self._items
         meta = self._meta
         pending: dict[Any, int] = {}

@@ -16,6 +16,7 @@ from kimi_ext._core.model.history import (
     Turn,
     arguments_problem,
     as_content,
+    history_arguments,
     ids_changed,
 )
 from kimi_ext._core.model.media import input_image
@@ -37,6 +38,7 @@ class ResponsesHistory(History):
     result_type = Response
     _extra_fields = ("instructions",)
 
+    @history_arguments
     def __init__(
         self, items: Iterable[Mapping[str, Any]] = (), *, instructions: str | None = None
     ) -> None:
@@ -46,6 +48,7 @@ class ResponsesHistory(History):
     def _noun(self) -> str:
         return "items"
 
+    @history_arguments
     def add_user(self, content: str | list[dict[str, Any]], *, images: Iterable[Any] = ()) -> None:
         """Append a user message: text or input parts (``input_text``, ``input_image``...).
         ``images`` are paths or bytes turned into ``input_image`` parts after the text."""
@@ -64,6 +67,7 @@ class ResponsesHistory(History):
         self._items.extend(output)
         self._meta.extend([turn] * len(output))
 
+    @history_arguments
     def add_tool_result(self, call_id: str, content: Any, is_error: bool = False) -> None:
         """Append the ``function_call_output`` (``custom_tool_call_output`` for a custom tool
         call) for ``call_id``. ``is_error`` has no wire field: put the error in ``content``."""
@@ -74,7 +78,7 @@ class ResponsesHistory(History):
                 break
         self.append({"type": kind, "call_id": call_id, "output": as_content(content)})
 
-    def validate(self) -> None:
+    def _validate(self) -> None:
         items = self._items
         meta = self._meta
         pending: dict[Any, tuple[int, str]] = {}

@@ -12,6 +12,7 @@ import pytest
 
 import kimi_ext
 import kimi_ext.structured
+from kimi_ext.errors import ToolDefinitionError
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 from kimi_ext.tools import Tool, parse_docstring, tool, tool_output
 from tests.support.history import client, standin, standin_server
@@ -204,7 +205,8 @@ def test_unusable_callables_are_refused() -> None:
         tool(odd)
     with pytest.raises(TypeError, match="callable"):
         tool(42)  # type: ignore[call-overload]
-    with pytest.raises(jsonschema.SchemaError):
+    # A KimiError naming the tool and where the schema is wrong (issue 30: was SchemaError).
+    with pytest.raises(ToolDefinitionError, match=r"'get_weather'.*at schema\['type'\]"):
         tool(get_weather, schema={"type": "no-such-type"})
 
 
@@ -247,7 +249,8 @@ def test_custom_tools_are_responses_only() -> None:
         "format": grammar,
     }
     assert t.bind("*** Begin Patch") == (("*** Begin Patch",), {})
-    with pytest.raises(ValueError, match="only in Responses"):
+    # A KimiError (issue 30: was a ValueError), naming the format.
+    with pytest.raises(ToolDefinitionError, match="only in Responses, not in chat"):
         t.definition("chat")
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kimi_ext._core.contract import Contract, contract
 from kimi_ext._core.model.result import Result, ToolCall
+from kimi_ext.errors import RequestValidationError
 
 if TYPE_CHECKING:
     from kimi_ext._core.model.history import History
@@ -163,8 +164,12 @@ def tool_declaration(
 
 def set_within(params: dict[str, Any], outer: str, key: str, value: Any) -> dict[str, Any]:
     """``params`` with ``value`` under ``params[outer][key]``, the other fields of ``outer``
-    kept (a copy of it: the caller's nested dict is not changed)."""
-    nested = dict(params.get(outer) or {})
+    kept (a copy of it: the caller's nested dict is not changed). RequestValidationError
+    when ``params[outer]`` is there and not a dict (nothing can be put in it)."""
+    current = params.get(outer)
+    if current is not None and not isinstance(current, Mapping):
+        raise RequestValidationError(outer, current, f"must be an object (to hold {key})")
+    nested = dict(current or {})
     nested[key] = value
     params[outer] = nested
     return params

@@ -32,6 +32,7 @@ __all__ = [
     "Violation",
     "closed_defs",
     "contract",
+    "format_names",
     "format_path",
     "json_type",
 ]
@@ -475,12 +476,27 @@ class Contract:
 
 
 _CONTRACTS: dict[str, Contract] = {}
+_NAMES: list[frozenset[str]] = []
+
+
+def format_names() -> frozenset[str]:
+    """The formats there is a contract of: one per ``openapi/<format>.yaml``, as derived
+    (the names of ``kimi_raw/_contract/<format>.json``)."""
+    if not _NAMES:
+        from importlib.resources import files
+
+        folder = files("kimi_raw._contract")
+        _NAMES.append(frozenset(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
+    return _NAMES[0]
 
 
 def contract(fmt: str) -> Contract:
-    """The contract of ``fmt`` (``"chat"``, ``"messages"`` or ``"responses"``), loaded once."""
-    found = _CONTRACTS.get(fmt)
+    """The contract of ``fmt`` (``"chat"``, ``"messages"`` or ``"responses"``), loaded once.
+    ValueError for a name that is not a format (never read as a file name)."""
+    found = _CONTRACTS.get(fmt) if isinstance(fmt, str) else None
     if found is None:
+        if fmt not in format_names():
+            raise ValueError(f"no format is named {fmt!r}: one of {sorted(format_names())}")
         # By name: kimi_raw (generated) is outside import-linter's root, and is loaded
         # only when a contract is first needed.
         loader = importlib.import_module("kimi_raw._contract")

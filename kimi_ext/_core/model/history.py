@@ -64,11 +64,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Self, overload
 
 from kimi_ext._core.contract import contract
+from kimi_ext._core.contract.arguments import checked, kind_of, message, parameter_rule
 from kimi_ext._core.contract.text import has_lone_surrogate
 from kimi_ext._core.model.result import Result
 from kimi_ext.errors import HistoryError
 
-__all__ = ["History", "SystemHistory", "thinking_required", "with_message"]
+__all__ = ["History", "SystemHistory", "history_arguments", "thinking_required", "with_message"]
 
 _DUMP_VERSION = 1
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
@@ -79,6 +80,15 @@ CALL_OUTPUT = {
 OUTPUT_TYPES = frozenset(CALL_OUTPUT.values())
 INPUT_ROLES = frozenset({"user", "system", "developer"})
 UNSEEN = object()  # a memo miss (None is a value)
+
+
+def _argument_error(parameter: str, value: Any, rule: str) -> HistoryError:
+    return HistoryError(None, message(parameter, value, rule))
+
+
+history_arguments = checked(_argument_error)
+"""Checks a history method's arguments against its annotations (a wrong one raises
+HistoryError naming the parameter, before anything changes)."""
 
 
 def arguments_problem(call_id: Any) -> str:
@@ -151,17 +161,73 @@ class Turn:
         return [start, count, self.model, ids, self.thinking]
 
     @classmethod
-    def load(cls, row: Sequence[Any]) -> tuple[int, int, Turn]:
+    def load(cls, row: Any) -> tuple[int, int, Turn]:
+        """(start, count, turn) of a row :meth:`dump` wrote; ValueError saying what is
+        wrong with any other."""
+        if not isinstance(row, list) or len(row) != 5:
+            raise ValueError("must be a list [start, count, model, call ids, thinking]")
         start, count, model, ids, thinking = row
+        if type(start) is not int or type(count) is not int:
+            raise ValueError(f"start and count must be integers, not {start!r} and {count!r}")
+        if model is not None and not isinstance(model, str):
+            raise ValueError(f"the model must be a string or null, not {model!r}")
+        if ids is not None and not (
+            isinstance(ids, list) and all(isinstance(t, _ID_TYPES) for t in ids)
+        ):
+            raise ValueError("tool-call ids must be a list of strings")
+        if thinking is not None and not (
+            isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
+        ):
+            raise ValueError("thinking fingerprints must be a list of strings")
         turn = cls(model, tuple(ids) if ids is not None else None, thinking)
-        return int(start), int(count), turn
+        return start, count, turn
+
+
+# What a received tool-call id may be in a save (the service's are strings; a gateway's
+# odd scalar is kept as received, so that it can be saved too).
+_ID_TYPES = (str, int, float, type(None))
 
 
 def as_content(value: Any) -> Any:
-    """A tool result or message content: text and lists of parts as given, else JSON."""
+    """A tool result or message content: text and lists of parts as given, else JSON
+    (HistoryError for a value JSON cannot write: nothing is added)."""
     if isinstance(value, str | list):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        found = _first_non_json(value, "content") or ("content", value)
+        raise HistoryError(None, _unsaveable(*found, verb="sent")) from None
+
+
+def _unsaveable(where: str, value: Any, verb: str = "saved") -> str:
+    return (
+        f"{where} is {kind_of(value)}, which cannot be {verb} as JSON (JSON takes "
+        "dicts, lists, str, numbers, bool and None, with no value inside itself)"
+    )
+
+
+def _first_non_json(value: Any, where: str) -> tuple[str, Any] | None:
+    """(path, value) of the first value in ``value`` that JSON cannot write (also one that
+    contains itself), or None."""
+    stack: list[tuple[str, Any, frozenset[int]]] = [(where, value, frozenset())]
+    while stack:
+        path, node, inside = stack.pop()
+        if node is None or isinstance(node, str | int | float):
+            continue
+        if not isinstance(node, dict | list | tuple) or id(node) in inside:
+            return path, node
+        inside = inside | {id(node)}
+        if isinstance(node, dict):
+            for key, item in reversed(node.items()):
+                if not (key is None or isinstance(key, str | int | float)):
+                    return f"{path} key {key!r}", key
+                stack.append((f"{path}[{key!r}]" if path else str(key), item, inside))
+        else:
+            stack.extend(
+                (f"{path}[{k}]", item, inside) for k, item in reversed(list(enumerate(node)))
+            )
+    return None
 
 
 class History(Sequence[dict[str, Any]]):
@@ -171,6 +237,7 @@ class History(Sequence[dict[str, Any]]):
     result_type: ClassVar[type[Result]] = Result
     _extra_fields: ClassVar[tuple[str, ...]] = ()
 
+    @history_arguments
     def __init__(self, items: Iterable[Mapping[str, Any]] = ()) -> None:
         self._items: list[dict[str, Any]] = []
         self._meta: list[Turn | None] = []
@@ -227,6 +294,7 @@ class History(Sequence[dict[str, Any]]):
             setattr(out, name, getattr(self, name))
         return out
 
+    @history_arguments
     def model_of(self, index: int) -> str | None:
         """The model that produced the assistant turn at ``index`` (None when unknown, e.g.
         a message added with :meth:`append` without ``model=``)."""
@@ -239,6 +307,7 @@ class History(Sequence[dict[str, Any]]):
 
     # --- adding -----------------------------------------------------------------------
 
+    @history_arguments
     def append(self, message: Mapping[str, Any], *, model: str | None = None) -> None:
         """Append a raw wire message (or Responses input item) as you built it.
 
@@ -246,23 +315,34 @@ class History(Sequence[dict[str, Any]]):
         its signature. ``model`` names the model that produced a raw assistant turn (its
         rules apply; default: the strict kimi-k3.1 rules).
         """
-        if not isinstance(message, Mapping):
-            raise TypeError(f"a message must be a dict, not {type(message).__name__}")
         self._items.append(message if isinstance(message, dict) else dict(message))
         self._meta.append(Turn(model) if model is not None else None)
 
+    @history_arguments
     def extend(self, messages: Iterable[Mapping[str, Any]]) -> None:
-        """Append several raw messages (see :meth:`append`)."""
-        for message in messages:
-            self.append(message)
+        """Append several raw messages (see :meth:`append`). All are checked first: when
+        one is not a dict, none is added."""
+        items = messages if isinstance(messages, list | tuple) else list(messages)
+        for k, item in enumerate(items):  # a list or tuple was checked by the decorator
+            if not isinstance(item, Mapping):
+                raise HistoryError(None, message(f"messages[{k}]", item, "must be a dict"))
+        for item in items:
+            self.append(item)
 
     def add(self, result: Result) -> None:
         """Append the complete assistant turn of ``result`` (a ``create()`` result or a
         stream's final result) exactly as received, and record the model that produced it."""
         if not isinstance(result, self.result_type):
-            raise TypeError(
-                f"{type(self).__name__}.add() takes a {self.result_type.__name__} "
-                f"(got {type(result).__name__}); use append() for a raw message"
+            wanted = self.result_type
+            given = (
+                f"a {type(result).__name__} (a {result.format} result)"
+                if isinstance(result, Result)
+                else f"a {type(result).__name__}"
+            )
+            raise HistoryError(
+                None,
+                f"{type(self).__name__}.add() takes a {wanted.__name__} (a {wanted.format} "
+                f"result), not {given}; use append() for a raw message",
             )
         self._add_result(result)
 
@@ -280,6 +360,13 @@ class History(Sequence[dict[str, Any]]):
     def validate(self) -> None:
         """Raise :class:`~kimi_ext.HistoryError` naming the first message that would be
         rejected (see the module docstring for the rules)."""
+        try:
+            self._validate()
+        except TypeError:  # an id that cannot be looked up: a list or a dict, say
+            raise _unusable_id(self._items) from None
+
+    def _validate(self) -> None:
+        """The format's rules (validate() turns a TypeError of an odd id into HistoryError)."""
         raise NotImplementedError
 
     def to_wire(self) -> list[dict[str, Any]]:
@@ -317,10 +404,25 @@ class History(Sequence[dict[str, Any]]):
             doc[name] = getattr(self, name)
         doc["items"] = self._items
         doc["turns"] = turns
-        text = json.dumps(doc, ensure_ascii=False)
+        try:
+            text = json.dumps(doc, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            raise self._save_error() from None
         if not text.isascii() and has_lone_surrogate(text):
             text = json.dumps(doc)  # ASCII: a lone surrogate cannot be written as UTF-8
         return text
+
+    def _save_error(self) -> HistoryError:
+        """The error naming the first value of the history that JSON cannot write."""
+        for index, item in enumerate(self._items):
+            found = _first_non_json(item, "")
+            if found is not None:
+                return HistoryError(index, _unsaveable(found[0] or "it", found[1]))
+        for name in self._extra_fields:
+            found = _first_non_json(getattr(self, name), name)
+            if found is not None:
+                return HistoryError(None, _unsaveable(*found))
+        return HistoryError(None, "cannot be saved as JSON")  # not reached: one was found
 
     @classmethod
     def loads(cls, text: str | bytes) -> Self:
@@ -341,7 +443,7 @@ class History(Sequence[dict[str, Any]]):
         if not isinstance(doc, dict) or doc.get("kimi_ext") != name:
             kind = doc.get("kimi_ext") if isinstance(doc, dict) else None
             raise HistoryError(None, f"not a saved {name} (found {kind!r})")
-        if doc.get("version") != _DUMP_VERSION:
+        if type(doc.get("version")) is not int or doc.get("version") != _DUMP_VERSION:
             raise HistoryError(None, f"unsupported {name} dump version {doc.get('version')!r}")
         items, turns = doc.get("items"), doc.get("turns")
         if not isinstance(items, list) or not all(isinstance(m, dict) for m in items):
@@ -351,7 +453,14 @@ class History(Sequence[dict[str, Any]]):
         out = cls.__new__(cls)
         History.__init__(out)
         for field in cls._extra_fields:
-            setattr(out, field, doc.get(field))
+            # The rule of the constructor's parameter of that name (system=, instructions=).
+            value = doc.get(field)
+            rule = parameter_rule(cls.__init__, field)
+            if rule is not None and not rule.test(value):
+                raise HistoryError(
+                    None, f"damaged {name}: {message(field, value, 'must be ' + rule.text)}"
+                )
+            setattr(out, field, value)
         out._items = list(items)
         out._meta = [None] * len(out._items)
         for k, row in enumerate(turns):
@@ -359,17 +468,34 @@ class History(Sequence[dict[str, Any]]):
                 start, count, turn = Turn.load(row)
                 if not (start >= 0 and count > 0 and start + count <= len(items)):
                     raise ValueError("its messages are outside the history")
-                ids, thinking = turn.call_ids, turn.thinking
-                if ids is not None and not all(isinstance(t, str | int) for t in ids):
-                    raise ValueError("tool-call ids must be strings")
-                if thinking is not None and not (
-                    isinstance(thinking, list) and all(isinstance(t, str) for t in thinking)
-                ):
-                    raise ValueError("thinking fingerprints must be a list of strings")
-            except (ValueError, TypeError, KeyError, IndexError) as exc:
+            except ValueError as exc:
                 raise HistoryError(None, f"damaged {name}: turns[{k}]: {exc}") from None
             out._meta[start : start + count] = [turn] * count
         return out
+
+
+# Where the formats keep a tool call's id and its result's reference to it.
+_ID_KEYS = frozenset({"id", "call_id", "tool_call_id", "tool_use_id"})
+
+
+def _unusable_id(items: list[dict[str, Any]]) -> HistoryError:
+    """The error naming the first id in ``items`` that cannot be looked up (unhashable)."""
+    for index, item in enumerate(items):
+        stack: list[Any] = [item]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key in _ID_KEYS and getattr(value, "__hash__", None) is None:
+                        return HistoryError(
+                            index,
+                            f"{message(key, value, 'a tool-call id must be a string')}, sent "
+                            "back exactly as received",
+                        )
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return HistoryError(None, "a tool-call id cannot be used: ids must be strings")
 
 
 def call_id_of(call: Any) -> Any:
@@ -409,6 +535,7 @@ class SystemHistory(History):
 
     _extra_fields: ClassVar[tuple[str, ...]] = ("system",)
 
+    @history_arguments
     def __init__(
         self,
         messages: Iterable[Mapping[str, Any]] = (),

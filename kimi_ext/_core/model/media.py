@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kimi_ext._core.contract import contract
+from kimi_ext._core.contract.arguments import checked
 from kimi_ext.errors import RequestValidationError
 
 Source = str | bytes | PathLike[str]
@@ -58,6 +59,7 @@ def sniff_media_type(data: bytes) -> str | None:
     return None
 
 
+@checked(RequestValidationError)
 def load(source: Source, media_type: str | None = None) -> tuple[bytes, str]:
     """(bytes, media type) of a path or bytes."""
     name: str | None = None
@@ -71,6 +73,8 @@ def load(source: Source, media_type: str | None = None) -> tuple[bytes, str]:
             raise RequestValidationError(
                 "image", str(path), f"cannot be read: {exc.strerror}"
             ) from None
+        except ValueError as exc:  # a name no file can have: a lone surrogate, a NUL
+            raise RequestValidationError("image", source, f"is not a usable path ({exc})") from None
         name = path.name
     kind = media_type or sniff_media_type(data) or (mimetypes.guess_type(name)[0] if name else None)
     if kind is None:
@@ -92,6 +96,7 @@ def _checked(
     return base64.b64encode(data).decode("ascii"), kind
 
 
+@checked(RequestValidationError)
 def image_block(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Messages image block (base64 source) from a path or bytes."""
     data, kind = _checked(
@@ -100,18 +105,21 @@ def image_block(source: Source, media_type: str | None = None) -> dict[str, Any]
     return {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
 
 
+@checked(RequestValidationError)
 def image_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``image_url`` content part (a data URL) from a path or bytes."""
     data, kind = _checked(source, media_type, "chat", "ImageUrl", "url", "Chat images")
     return {"type": "image_url", "image_url": {"url": f"data:{kind};base64,{data}"}}
 
 
+@checked(RequestValidationError)
 def video_part(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Chat ``video_url`` content part (a data URL) from a path or bytes."""
     data, kind = _checked(source, media_type, "chat", "VideoUrl", "url", "Chat video")
     return {"type": "video_url", "video_url": {"url": f"data:{kind};base64,{data}"}}
 
 
+@checked(RequestValidationError)
 def input_image(source: Source, media_type: str | None = None) -> dict[str, Any]:
     """A Responses ``input_image`` part (a data URL) from a path or bytes."""
     data, kind = _checked(

@@ -133,11 +133,12 @@ def test_chat_model_is_recorded_per_turn() -> None:
 
 
 def test_add_takes_only_the_matching_result_type() -> None:
-    with pytest.raises(TypeError, match=r"MessagesHistory\.add"):
+    # A HistoryError (a KimiError), naming the format of each (issue 30; was a TypeError).
+    with pytest.raises(HistoryError, match=r"MessagesHistory\.add.*a chat result"):
         MessagesHistory().add(chat_result())
-    with pytest.raises(TypeError, match="append"):
+    with pytest.raises(HistoryError, match="append"):
         ChatHistory().add({"role": "assistant", "content": "x"})  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(HistoryError, match="message='not a dict': must be a dict"):
         ChatHistory().append("not a dict")  # type: ignore[arg-type]
 
 
