@@ -54,13 +54,13 @@ def missing_key_message(
         problem = f"{ENV_API_KEY} is set but empty"
     else:
         problem = f"{ENV_API_KEY} is not set"
-    text = f"no API key: {problem}; set {ENV_API_KEY} or pass {option}"
+    text = f"no API key: {problem} (set it, or pass {option})"
     found = [name for name in OTHER_KEY_VARIABLES if env.get(name, "").strip()]
     if found:
         name = found[0]
         also = f" (also set: {', '.join(found[1:])})" if found[1:] else ""
         text += (
-            f". {name} is set{also}, but kimi_ext reads only {ENV_API_KEY}: if that is your "
-            f'Kimi key, export {ENV_API_KEY}="${name}" or pass it as {option}'
+            f". {name} is set{also}, but only {ENV_API_KEY} is read: if it holds your Kimi "
+            f'key, export {ENV_API_KEY}="${name}" (or pass it as {option})'
         )
     return text
