@@ -349,6 +349,9 @@ class Kimi(_ClientBase):
     Other arguments: ``timeout`` (seconds or an ``httpx.Timeout``; default 10 s to connect,
     900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
     ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
+    Every option is checked here, by the rules a call's options follow where both have it
+    (a ``timeout`` part or ``deadline`` may be at most 30 days; ``None``: no limit): a
+    ClientConfigError names the option, the value and the rule, before anything is sent.
 
     ``event_hooks``: httpx's own event hooks (``{"request": [...], "response": [...]}``) for
     the client's httpx client: called before every HTTP attempt (retries and the fallback
