@@ -174,7 +174,13 @@ class _ClientBase:
             # Only the default address has a documented fallback.
             fallback_base_url = FALLBACK_BASE_URL if urls[0] == DEFAULT_BASE_URL else None
         if isinstance(fallback_base_url, str):
-            urls.append(check_base_url(fallback_base_url, allow_insecure_http=allow_insecure_http))
+            urls.append(
+                check_base_url(
+                    fallback_base_url,
+                    allow_insecure_http=allow_insecure_http,
+                    name="fallback_base_url",
+                )
+            )
         elif fallback_base_url is not None:
             raise ClientConfigError(
                 f"fallback_base_url={_shown(fallback_base_url)}: must be a URL (a str), "

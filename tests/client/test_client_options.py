@@ -58,6 +58,8 @@ BAD_OPTIONS: list[tuple[str, Any, list[str]]] = [
     ("base_url", "http://127.0.0.1:0", ["port 0", "1-65535"]),
     ("base_url", "https://" + "a" * 64 + ".example.com", ["aaaa", "labels of 1 to 63"]),
     ("base_url", "https://api..example.com", ["api..example.com", "labels of 1 to 63"]),
+    ("fallback_base_url", "https://api.example.com:99999", ["fallback_base_url '", "port 99999"]),
+    ("fallback_base_url", "https://", ["fallback_base_url 'https://'", "no host"]),
 ]
 
 

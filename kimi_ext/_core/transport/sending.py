@@ -51,32 +51,32 @@ USER_AGENT = f"kimi-ext/{__version__}"
 _STATE_KEY = "kimi_ext.call"
 
 
-def check_base_url(url: str, *, allow_insecure_http: bool) -> str:
+def check_base_url(url: str, *, allow_insecure_http: bool, name: str = "base_url") -> str:
     """Refuse plain http to anything but this machine, unless explicitly allowed; a URL
-    httpx cannot parse is a ClientConfigError."""
+    httpx cannot parse is a ClientConfigError (naming the option ``name``)."""
     if not isinstance(url, str):
-        raise ClientConfigError(f"base_url={url!r}: must be a string")
+        raise ClientConfigError(f"{name}={url!r}: must be a string")
     try:
         parsed = httpx.URL(url)
         host = parsed.host
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
-        raise ClientConfigError(f"base_url {url!r}: not a valid URL ({exc})") from None
+        raise ClientConfigError(f"{name} {url!r}: not a valid URL ({exc})") from None
     if not host and parsed.scheme in ("http", "https"):
-        raise ClientConfigError(f"base_url {url!r}: has no host")
+        raise ClientConfigError(f"{name} {url!r}: has no host")
     if parsed.scheme not in ("http", "https"):
-        raise ClientConfigError(f"base_url {url!r}: scheme must be https (or http to localhost)")
+        raise ClientConfigError(f"{name} {url!r}: scheme must be https (or http to localhost)")
     # httpx takes these; the socket layer would refuse them at every call.
     if parsed.port is not None and not 0 < parsed.port < 65536:
-        raise ClientConfigError(f"base_url {url!r}: port {parsed.port} is not in 1-65535")
+        raise ClientConfigError(f"{name} {url!r}: port {parsed.port} is not in 1-65535")
     labels = parsed.raw_host.removesuffix(b".").split(b".")
     if len(parsed.raw_host) > 253 or not all(0 < len(label) <= 63 for label in labels):
         raise ClientConfigError(
-            f"base_url {url!r}: not a host name (at most 253 characters, in labels of "
+            f"{name} {url!r}: not a host name (at most 253 characters, in labels of "
             "1 to 63 between dots)"
         )
     if parsed.scheme == "http" and not allow_insecure_http and not is_loopback(host):
         raise ClientConfigError(
-            f"base_url {url!r}: plain http would send the API key unencrypted; use https, "
+            f"{name} {url!r}: plain http would send the API key unencrypted; use https, "
             "or pass allow_insecure_http=True if you really mean it"
         )
     return url.rstrip("/")
