@@ -629,7 +629,7 @@ def helper_calls(draw: st.DrawFn) -> tuple[str, Any]:
             "name": odd_values, "description": odd_values, "schema": ODD_SCHEMAS,
             "custom": odd_values, "format": odd_values,
         }))  # fmt: skip
-        return helper, (fn, keywords)
+        return helper, (fn, keywords, draw(st.sampled_from([None, *FORMATS])))
     if helper == "resume":
         return helper, (
             draw(st.sampled_from(["sync", "async", None, "junk"])),
@@ -653,10 +653,10 @@ def helper_calls(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 ISSUE_HELPER_CALLS: list[tuple[str, Any]] = [
-    ("tool", (get_time, {"custom": True})),
-    ("tool", (get_time, {"schema": "x"})),
-    ("tool", (get_time, {"schema": {"type": "bogus"}})),
-    ("tool", (_Failure, {})),
+    ("tool", (get_time, {"custom": True}, "chat")),
+    ("tool", (get_time, {"schema": "x"}, None)),
+    ("tool", (get_time, {"schema": {"type": "bogus"}}, "messages")),
+    ("tool", (_Failure, {}, None)),
     ("resume", ("sync", "chat", {})),
     ("resume", (None, "messages", {"messages": "valid"})),
     ("normalize_effort", ("low", MODEL, "bogus")),
@@ -674,7 +674,7 @@ def _deep(levels: int) -> dict[str, Any]:
     return schema
 
 
-ISSUE_HELPER_CALLS.append(("tool", (get_time, {"schema": _deep(600)})))
+ISSUE_HELPER_CALLS.append(("tool", (get_time, {"schema": _deep(600)}, "responses")))
 
 
 def _run_helper(
@@ -682,9 +682,13 @@ def _run_helper(
     helper: str, arg: Any,
 ) -> None:  # fmt: skip
     if helper == "tool":
-        fn, keywords = arg
-        check(standin, f"tool({short(fn)}, **{short(keywords)})",
-              lambda: kimi_ext.tool(fn, **keywords))  # fmt: skip
+        fn, keywords, fmt = arg
+        what = f"tool({short(fn)}, **{short(keywords)})"
+        made = check(standin, what, lambda: kimi_ext.tool(fn, **keywords))
+        if made is not None and fmt is not None:  # then declared in a call
+            resource = format_named(fmt).resource_of(client)
+            check(standin, f"{fmt} create(tools=[{what}])",
+                  lambda: resource.create(**minimal(fmt, tools=[made])))  # fmt: skip
     elif helper == "normalize_effort":
         value, model, fmt = arg
         check(standin, f"normalize_effort({short(value)}, model={short(model)}, fmt={short(fmt)})",
