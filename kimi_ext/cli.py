@@ -58,6 +58,7 @@ def _quiet_start() -> Any:
 _PREVIOUS_SIGINT = _quiet_start()
 
 import argparse
+import contextlib
 import difflib
 import json
 import re
@@ -483,7 +484,7 @@ class ChatSession:
         if self.schema is not None:
             parse_result(result, self.schema)  # raises StructuredOutputError
         if self.args.json:
-            self.out.write(json_line(envelope(self.fmt, result)))
+            self.out.write(json_line(envelope(self.fmt, result), self.out))
             self.out.flush()
         print(usage_line(result.usage), file=self.err)
         if self.save_path is not None:
@@ -518,11 +519,11 @@ class ChatSession:
             if result.reasoning and not self.args.hide_reasoning:
                 self.reasoning_out.write(
                     self.style.reasoning_start()
-                    + printable(result.reasoning)
+                    + printable(result.reasoning, self.reasoning_out)
                     + self.style.reasoning_end()
                 )
                 self.reasoning_out.flush()
-            self.out.write(printable(result.text) + "\n")
+            self.out.write(printable(result.text, self.out) + "\n")
             self.out.flush()
             return result
         with resource.stream(**self.params()) as stream:
@@ -1086,26 +1087,32 @@ def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         return exit_code(exc)
 
 
-def printable(text: str) -> str:
-    """``text`` as any UTF-8 output takes it. A server may escape each half of a surrogate
-    pair on its own: two halves in a row are joined into their character, a lone half
-    becomes U+FFFD, the mark for a character that cannot be shown (not a backslash escape,
-    which would read as text the model wrote). Only what is printed changes: the history,
-    ``--save`` and ``--json`` keep the text as received."""
+def printable(text: str, stream: TextIO | None = None) -> str:
+    """``text`` as ``stream`` (UTF-8 when None) can write it. A server may escape each half
+    of a surrogate pair on its own: two halves in a row are joined into their character, a
+    lone half becomes U+FFFD, the mark for a character that cannot be shown (not a
+    backslash escape, which would read as text the model wrote). On a stream whose encoding
+    lacks a character (``PYTHONIOENCODING=latin-1``), it becomes that codec's ``?``. Only
+    what is printed changes: the history, ``--save`` and ``--json`` keep the text as
+    received."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        with contextlib.suppress(LookupError):
+            text = text.encode(encoding, "replace").decode(encoding)
     return text
 
 
-def json_line(doc: Any) -> str:
-    """``doc`` as one line of JSON, as UTF-8 can carry it: a lone surrogate is written as
-    its ``\\u`` escape (then the whole line is ASCII), so nothing received is lost."""
+def json_line(doc: Any, stream: TextIO | None = None) -> str:
+    """``doc`` as one line of JSON that ``stream`` (UTF-8 when None) can write: where it
+    cannot (a lone surrogate, a character its encoding lacks), as ASCII with ``\\u``
+    escapes, so nothing received is lost."""
     text = json.dumps(doc, ensure_ascii=False)
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
         text = json.dumps(doc)
     return text + "\n"
 
@@ -1123,12 +1130,12 @@ class _Printer:
         if text and "\ud800" <= text[-1] <= "\udbff":
             text, self.held = text[:-1], text[-1]
         if text:
-            _put(self.stream, printable(text))
+            _put(self.stream, printable(text, self.stream))
 
     def end(self) -> None:
         """Write what is held (a lone half: no second half came)."""
         if self.held:
-            _put(self.stream, printable(self.held))
+            _put(self.stream, printable(self.held, self.stream))
             self.held = ""
 
 

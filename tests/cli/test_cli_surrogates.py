@@ -189,3 +189,25 @@ def test_on_a_terminal_a_lone_half_is_shown_and_saved(
     assert SHOWN in shown and SHOWN_REASONING in shown
     assert "Traceback" not in shown
     assert_saved_exactly(saved, fmt, kimi_standin, [TEXT, REASONING])
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_an_output_encoding_without_the_characters_gets_replacements(
+    kimi_standin: KimiStandIn, stream: bool
+) -> None:
+    # stdout in an encoding that lacks the answer's characters (a latin-1 locale): printed
+    # with the codec's "?", and --json as ASCII escapes; never a UnicodeEncodeError.
+    flags = [] if stream else ["--no-stream"]
+    env = {**env_for(kimi_standin.api_key), "PYTHONIOENCODING": "latin-1"}
+    for json_flag in ([], ["--json"]):
+        kimi_standin.queue(Reply(text="你好 \ud83d ok", reasoning="é"))
+        run = subprocess.run(
+            [*CLI, "chat", "--base-url", kimi_standin.base_url, *flags, *json_flag, "hi"],
+            capture_output=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr.decode("latin-1")
+        if json_flag:
+            assert json.loads(run.stdout)["text"] == "你好 \ud83d ok"
+        else:
+            assert run.stdout == b"?? ? ok\n"
+            assert b"\xe9" in run.stderr  # the reasoning's é, in latin-1
