@@ -58,6 +58,7 @@ def _quiet_start() -> Any:
 _PREVIOUS_SIGINT = _quiet_start()
 
 import argparse
+import contextlib
 import difflib
 import json
 import re
@@ -77,7 +78,7 @@ from kimi_ext.batch.lines import BatchInputError
 from kimi_ext.client import Kimi
 from kimi_ext.formats import FORMATS as WIRE_FORMATS
 from kimi_ext.formats import Format, History, Result, format_named
-from kimi_ext.keys import ENV_API_KEY, ENV_BASE_URL, is_loopback, redact
+from kimi_ext.keys import ENV_API_KEY, ENV_BASE_URL, is_loopback, missing_key_message, redact
 from kimi_ext.structured import parse_result, place_schema
 from kimi_ext.usage import Usage
 
@@ -369,8 +370,8 @@ def api_key_of(args: argparse.Namespace) -> str:
     key = args.api_key or os.environ.get(ENV_API_KEY)
     if not key:
         raise errors.ClientConfigError(
-            f"no API key: set the {ENV_API_KEY} environment variable (or pass --api-key); "
-            "for the offline stand-in use the key `kimi stand-in` prints"
+            f"{missing_key_message('--api-key')}; for the offline stand-in use the key "
+            "`kimi stand-in` prints"
         )
     return key
 
@@ -483,7 +484,7 @@ class ChatSession:
         if self.schema is not None:
             parse_result(result, self.schema)  # raises StructuredOutputError
         if self.args.json:
-            self.out.write(json.dumps(envelope(self.fmt, result), ensure_ascii=False) + "\n")
+            self.out.write(json_line(envelope(self.fmt, result), self.out))
             self.out.flush()
         print(usage_line(result.usage), file=self.err)
         if self.save_path is not None:
@@ -517,10 +518,12 @@ class ChatSession:
                 return result
             if result.reasoning and not self.args.hide_reasoning:
                 self.reasoning_out.write(
-                    self.style.reasoning_start() + result.reasoning + self.style.reasoning_end()
+                    self.style.reasoning_start()
+                    + printable(result.reasoning, self.reasoning_out)
+                    + self.style.reasoning_end()
                 )
                 self.reasoning_out.flush()
-            self.out.write(result.text + "\n")
+            self.out.write(printable(result.text, self.out) + "\n")
             self.out.flush()
             return result
         with resource.stream(**self.params()) as stream:
@@ -534,6 +537,7 @@ class ChatSession:
         thinking = Thinking(enabled=hide and self.err.isatty(), stream=self.err)
         in_reasoning = False
         out, rout = self.out, self.reasoning_out
+        answer, reasoning = _Printer(out), _Printer(rout)
         try:
             for kind, text in fragments:
                 if kind == "reasoning":
@@ -543,19 +547,22 @@ class ChatSession:
                     if not in_reasoning:
                         rout.write(self.style.reasoning_start())
                         in_reasoning = True
-                    _put(rout, text)
+                    reasoning.write(text)
                 else:
                     thinking.clear()
                     if in_reasoning:
+                        reasoning.end()
                         _put(rout, self.style.reasoning_end())
                         in_reasoning = False
                     if not quiet:
-                        _put(out, text)
+                        answer.write(text)
         finally:
             thinking.clear()
             if in_reasoning:
+                reasoning.end()
                 _put(rout, self.style.reasoning_end())
             if not quiet:
+                answer.end()
                 _put(out, "\n")
 
     def close(self) -> None:
@@ -1078,6 +1085,58 @@ def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
         text = one_line(redact(str(exc), key or None))
         print(f"kimi: {type(exc).__name__}: {text}", file=sys.stderr)
         return exit_code(exc)
+
+
+def printable(text: str, stream: TextIO | None = None) -> str:
+    """``text`` as ``stream`` (UTF-8 when None) can write it. A server may escape each half
+    of a surrogate pair on its own: two halves in a row are joined into their character, a
+    lone half becomes U+FFFD, the mark for a character that cannot be shown (not a
+    backslash escape, which would read as text the model wrote). On a stream whose encoding
+    lacks a character (``PYTHONIOENCODING=latin-1``), it becomes that codec's ``?``. Only
+    what is printed changes: the history, ``--save`` and ``--json`` keep the text as
+    received."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        with contextlib.suppress(LookupError):
+            text = text.encode(encoding, "replace").decode(encoding)
+    return text
+
+
+def json_line(doc: Any, stream: TextIO | None = None) -> str:
+    """``doc`` as one line of JSON that ``stream`` (UTF-8 when None) can write: where it
+    cannot (a lone surrogate, a character its encoding lacks), as ASCII with ``\\u``
+    escapes, so nothing received is lost."""
+    text = json.dumps(doc, ensure_ascii=False)
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(doc)
+    return text + "\n"
+
+
+class _Printer:
+    """Streamed text written as :func:`printable`: the first half of a surrogate pair that
+    ends a fragment is held until the next fragment shows whether its second half follows."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.held = ""
+
+    def write(self, text: str) -> None:
+        text, self.held = self.held + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self.held = text[:-1], text[-1]
+        if text:
+            _put(self.stream, printable(text, self.stream))
+
+    def end(self) -> None:
+        """Write what is held (a lone half: no second half came)."""
+        if self.held:
+            _put(self.stream, printable(self.held, self.stream))
+            self.held = ""
 
 
 def _put(stream: TextIO, text: str) -> None:

@@ -20,7 +20,6 @@ One client speaks all three wire formats::
 from __future__ import annotations
 
 import inspect
-import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, Unpack, overload
@@ -30,7 +29,7 @@ import httpx
 from kimi_ext._core.call.building import check_stream, prepare
 from kimi_ext._core.call.calling import AsyncCaller, SyncCaller
 from kimi_ext._core.call.format import AsyncStreamT, Format, ResultT, StreamT
-from kimi_ext._core.contract.options import check_header
+from kimi_ext._core.contract.options import check_header, client_option_problem
 from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result
 from kimi_ext._core.transport import log as _logging
@@ -56,6 +55,7 @@ from kimi_ext._core.transport.sending import (
 from kimi_ext.chat import ChatCompletion, ChatHistory, ContinuedChatCompletion
 from kimi_ext.errors import ClientConfigError, RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
+from kimi_ext.keys import missing_key_message
 from kimi_ext.messages import ContinuedMessage, Message, MessagesHistory
 from kimi_ext.responses import Response, ResponsesHistory
 from kimi_ext.structured import Structured, parse_result, place_schema
@@ -140,9 +140,7 @@ class _ClientBase:
         _logging.setup_from_env()
         key = api_key if api_key is not None else _secret_of(os.environ.get(ENV_API_KEY))
         if key is None or not key.get():
-            raise ClientConfigError(
-                f"no API key: pass api_key=... or set the {ENV_API_KEY} environment variable"
-            )
+            raise ClientConfigError(missing_key_message())
         _check_key(key)
         _logging.watch_secret(key)
         if default_headers is not None:
@@ -154,33 +152,40 @@ class _ClientBase:
                     check_header("default_headers", name, value)
                 except RequestValidationError as exc:
                     raise ClientConfigError(str(exc)) from None
-        if deadline is not None and (
-            isinstance(deadline, bool)
-            or not isinstance(deadline, int | float)
-            or not 0 < deadline < math.inf
-        ):
-            # inf too: a thread wait cannot take it (OverflowError on every sync call).
+        options: dict[str, Any] = {
+            "timeout": timeout, "max_retries": max_retries, "deadline": deadline,
+            "max_body_size": max_body_size, "limits": limits,
+        }  # fmt: skip
+        for option, setting in options.items():
+            problem = client_option_problem(option, setting)
+            if problem:
+                raise ClientConfigError(f"{option}={_shown(setting)}: {problem}")
+        if not isinstance(allow_insecure_http, bool):
+            # A truthy string ("no") would send the key in clear.
             raise ClientConfigError(
-                f"deadline={deadline!r}: must be a finite number of seconds > 0, or None"
+                f"allow_insecure_http={_shown(allow_insecure_http)}: must be True or False"
             )
-        if (
-            isinstance(max_body_size, bool)
-            or not isinstance(max_body_size, int)
-            or max_body_size <= 0
-        ):
-            raise ClientConfigError(f"max_body_size={max_body_size!r}: must be bytes > 0")
-        if not isinstance(limits, httpx.Limits):
-            raise ClientConfigError(f"limits={limits!r}: must be an httpx.Limits")
         self._limits = limits
+        if base_url is not None and not isinstance(base_url, str):
+            raise ClientConfigError(f"base_url={_shown(base_url)}: must be a URL (a str) or None")
         base = base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
         urls = [check_base_url(base, allow_insecure_http=allow_insecure_http)]
         if fallback_base_url is _DEFAULT:
             # Only the default address has a documented fallback.
             fallback_base_url = FALLBACK_BASE_URL if urls[0] == DEFAULT_BASE_URL else None
         if isinstance(fallback_base_url, str):
-            urls.append(check_base_url(fallback_base_url, allow_insecure_http=allow_insecure_http))
-        if max_retries < 0:
-            raise ClientConfigError(f"max_retries={max_retries}: must be >= 0")
+            urls.append(
+                check_base_url(
+                    fallback_base_url,
+                    allow_insecure_http=allow_insecure_http,
+                    name="fallback_base_url",
+                )
+            )
+        elif fallback_base_url is not None:
+            raise ClientConfigError(
+                f"fallback_base_url={_shown(fallback_base_url)}: must be a URL (a str), "
+                "or None for no fallback"
+            )
         self._key = key
         self._no_proxy = loopback_http_origins(urls)
         self.max_retries = max_retries
@@ -292,6 +297,45 @@ def _check_key(key: Secret) -> None:
             )
 
 
+def _shown(value: Any) -> str:
+    """A value as an error quotes it (a huge one cut short)."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_HTTP_CLIENTS = ((httpx.AsyncClient, "AsyncKimi"), (httpx.Client, "Kimi"))
+
+
+def _check_http_client(http_client: Any, client: str, limits: Any) -> None:
+    """``http_client=``: an open httpx client of the kind ``client`` (Kimi or AsyncKimi)
+    sends with, not given with ``limits=`` (only the client's own pool takes them).
+    Otherwise the first call would fail (a coroutine never awaited, a closed pool)."""
+    if http_client is None:
+        return
+    wanted = next(cls for cls, name in _HTTP_CLIENTS if name == client)
+    if not isinstance(http_client, wanted):
+        kind = type(http_client)
+        other = next(
+            (
+                f" (that is for {name})"
+                for cls, name in _HTTP_CLIENTS
+                if isinstance(http_client, cls)
+            ),
+            "",
+        )
+        raise ClientConfigError(
+            f"http_client: {client} takes an httpx.{wanted.__name__}, not "
+            f"{kind.__module__}.{kind.__qualname__}{other}"
+        )
+    if http_client.is_closed:
+        raise ClientConfigError("http_client: is closed; pass an open one")
+    if limits is not DEFAULT_LIMITS:
+        raise ClientConfigError(
+            "limits: cannot be applied to a caller-supplied http_client; give them to that "
+            f"client (httpx.{wanted.__name__}(limits=...))"
+        )
+
+
 # sync/async twin of AsyncKimi: keep the two in step.
 class Kimi(_ClientBase):
     """Synchronous client for Kimi's Chat Completions, Responses and Messages formats.
@@ -311,6 +355,9 @@ class Kimi(_ClientBase):
     Other arguments: ``timeout`` (seconds or an ``httpx.Timeout``; default 10 s to connect,
     900 s to read), ``max_retries`` (default 2), ``http_client`` (your own ``httpx.Client``),
     ``default_headers``, and ``fallback_base_url`` (``None`` turns the fallback off).
+    Every option is checked here, by the rules a call's options follow where both have it
+    (a ``timeout`` part or ``deadline`` may be at most 30 days; ``None``: no limit): a
+    ClientConfigError names the option, the value and the rule, before anything is sent.
 
     ``event_hooks``: httpx's own event hooks (``{"request": [...], "response": [...]}``) for
     the client's httpx client: called before every HTTP attempt (retries and the fallback
@@ -367,6 +414,7 @@ class Kimi(_ClientBase):
             api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
+        _check_http_client(http_client, "Kimi", limits)
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(
@@ -422,6 +470,7 @@ class AsyncKimi(_ClientBase):
             api_key, base_url, fallback_base_url, timeout, max_retries, default_headers,  # type: ignore[arg-type]
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
+        _check_http_client(http_client, "AsyncKimi", limits)
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(

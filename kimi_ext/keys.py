@@ -13,13 +13,54 @@ text before you log or show it::
     >>> is_loopback("127.0.0.1"), is_loopback("api.example.com")
     (True, False)
 
-The ``kimi`` command uses these same names.
+A key kept under another tool's name (:data:`OTHER_KEY_VARIABLES`, such as
+``MOONSHOT_API_KEY``) is not read; without ``KIMI_API_KEY`` the error names the variable
+it found (never its value) and says how to use it. The ``kimi`` command uses these same
+names.
 """
 
 from __future__ import annotations
+
+import os
+from collections.abc import Mapping
 
 from kimi_ext._core.transport.config import ENV_API_KEY, ENV_BASE_URL
 from kimi_ext._core.transport.secret import redact
 from kimi_ext._core.transport.sending import is_loopback
 
-__all__ = ["ENV_API_KEY", "ENV_BASE_URL", "is_loopback", "redact"]
+__all__ = [
+    "ENV_API_KEY",
+    "ENV_BASE_URL",
+    "OTHER_KEY_VARIABLES",
+    "is_loopback",
+    "missing_key_message",
+    "redact",
+]
+
+# Where other tools and the gateways' own examples keep a Kimi key: Moonshot's SDKs and
+# docs, seedrouter's guide, evolink's. Only named in the error, never read: a key meant for
+# another endpoint must not be sent here unasked.
+OTHER_KEY_VARIABLES = ("MOONSHOT_API_KEY", "SEEDROUTER_API_KEY", "EVOLINK_API_KEY")
+
+
+def missing_key_message(
+    option: str = "api_key=...", environ: Mapping[str, str] | None = None
+) -> str:
+    """The error for a client (or command) that found no key: what to set, and the
+    variables of :data:`OTHER_KEY_VARIABLES` that hold one instead (named, not shown).
+    ``option`` is how a key is passed directly (``api_key=...``, ``--api-key``)."""
+    env = os.environ if environ is None else environ
+    if ENV_API_KEY in env:
+        problem = f"{ENV_API_KEY} is set but empty"
+    else:
+        problem = f"{ENV_API_KEY} is not set"
+    text = f"no API key: {problem} (set it, or pass {option})"
+    found = [name for name in OTHER_KEY_VARIABLES if env.get(name, "").strip()]
+    if found:
+        name = found[0]
+        also = f" (also set: {', '.join(found[1:])})" if found[1:] else ""
+        text += (
+            f". {name} is set{also}, but only {ENV_API_KEY} is read: if it holds your Kimi "
+            f'key, export {ENV_API_KEY}="${name}" (or pass it as {option})'
+        )
+    return text

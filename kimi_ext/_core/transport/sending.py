@@ -51,23 +51,32 @@ USER_AGENT = f"kimi-ext/{__version__}"
 _STATE_KEY = "kimi_ext.call"
 
 
-def check_base_url(url: str, *, allow_insecure_http: bool) -> str:
+def check_base_url(url: str, *, allow_insecure_http: bool, name: str = "base_url") -> str:
     """Refuse plain http to anything but this machine, unless explicitly allowed; a URL
-    httpx cannot parse is a ClientConfigError."""
+    httpx cannot parse is a ClientConfigError (naming the option ``name``)."""
     if not isinstance(url, str):
-        raise ClientConfigError(f"base_url={url!r}: must be a string")
+        raise ClientConfigError(f"{name}={url!r}: must be a string")
     try:
         parsed = httpx.URL(url)
         host = parsed.host
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
-        raise ClientConfigError(f"base_url {url!r}: not a valid URL ({exc})") from None
+        raise ClientConfigError(f"{name} {url!r}: not a valid URL ({exc})") from None
     if not host and parsed.scheme in ("http", "https"):
-        raise ClientConfigError(f"base_url {url!r}: has no host")
+        raise ClientConfigError(f"{name} {url!r}: has no host")
     if parsed.scheme not in ("http", "https"):
-        raise ClientConfigError(f"base_url {url!r}: scheme must be https (or http to localhost)")
+        raise ClientConfigError(f"{name} {url!r}: scheme must be https (or http to localhost)")
+    # httpx takes these; the socket layer would refuse them at every call.
+    if parsed.port is not None and not 0 < parsed.port < 65536:
+        raise ClientConfigError(f"{name} {url!r}: port {parsed.port} is not in 1-65535")
+    labels = parsed.raw_host.removesuffix(b".").split(b".")
+    if len(parsed.raw_host) > 253 or not all(0 < len(label) <= 63 for label in labels):
+        raise ClientConfigError(
+            f"{name} {url!r}: not a host name (at most 253 characters, in labels of "
+            "1 to 63 between dots)"
+        )
     if parsed.scheme == "http" and not allow_insecure_http and not is_loopback(host):
         raise ClientConfigError(
-            f"base_url {url!r}: plain http would send the API key unencrypted; use https, "
+            f"{name} {url!r}: plain http would send the API key unencrypted; use https, "
             "or pass allow_insecure_http=True if you really mean it"
         )
     return url.rstrip("/")
@@ -116,6 +125,26 @@ def connection_error(
         return error
     text = redact(f"Connection error ({type(exc).__name__}): {exc}", secret)
     return APIConnectionError(text, request=request)
+
+
+# What the network layer under httpx may raise unmapped: a socket call refusing its
+# arguments (OverflowError for a port, UnicodeError from the IDNA codec), or, async, anyio's
+# group of such errors from its connection attempts. A bare OSError is httpcore's to map: one
+# that reaches the sender came from the caller's event hook, and ends the call as it is.
+_UNMAPPED = (OverflowError, UnicodeError, ExceptionGroup)
+
+
+def _request_error(exc: BaseException, request: httpx.Request) -> httpx.RequestError | None:
+    """``exc`` as the httpx error it stands for (a connection failure for the network
+    layer's own), or None when it is not a network failure (it is then raised as it is)."""
+    if isinstance(exc, httpx.RequestError):
+        return exc
+    leaves = exc.exceptions if isinstance(exc, ExceptionGroup) else [exc]
+    if not all(isinstance(leaf, OSError | OverflowError | UnicodeError) for leaf in leaves):
+        return None
+    error = httpx.ConnectError(f"{type(leaves[0]).__name__}: {leaves[0]}", request=request)
+    error.__cause__ = exc
+    return error
 
 
 class CallState:
@@ -583,7 +612,10 @@ class SyncSender(_SenderBase):
                 response = self.http.send(request, stream=True, follow_redirects=False)
             else:
                 response = self._send_by_deadline(request, state, left)
-        except httpx.RequestError as exc:
+        except (httpx.RequestError, *_UNMAPPED) as caught:
+            exc = _request_error(caught, request)
+            if exc is None:
+                raise
             _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
                 if call is not None:
@@ -766,7 +798,10 @@ class AsyncSender(_SenderBase):
         started = time.perf_counter()
         try:
             response = await self.http.send(request, stream=True, follow_redirects=False)
-        except httpx.RequestError as exc:
+        except (httpx.RequestError, *_UNMAPPED) as caught:
+            exc = _request_error(caught, request)
+            if exc is None:
+                raise
             _scrub(request, self._api_key.searched_bytes())
             if self.switch_base_url(exc):
                 if call is not None:
