@@ -391,7 +391,7 @@ def _sync_call(resource: Any, fmt: str, method: str, params: dict[str, Any], ext
         with resource.stream(**params) as stream:
             for _ in stream:
                 pass
-            return getattr(stream, format_named(fmt).final_getter)()
+            return stream.final()
     if method == "parse":
         return resource.parse(schema=extra, **params)
     if method == "continue_":
@@ -416,7 +416,7 @@ async def _async_call(
         async with resource.stream(**params) as stream:
             async for _ in stream:
                 pass
-            return await getattr(stream, format_named(fmt).final_getter)()
+            return await stream.final()
     if method == "parse":
         return await resource.parse(schema=extra, **params)
     if method == "continue_":
