@@ -239,23 +239,15 @@ def _check_collected(exp: Expected) -> Callable[[Any], None]:
 
 
 def _kimi_stream(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
-    if fmt == "chat":
+    resource: Any = {
+        "chat": kimi.chat.completions,
+        "messages": kimi.messages,
+        "responses": kimi.responses,
+    }[fmt]
 
-        def run() -> Any:
-            with kimi.chat.completions.stream(**body) as stream:
-                return stream.get_final_completion()
-
-    elif fmt == "messages":
-
-        def run() -> Any:
-            with kimi.messages.stream(**body) as stream:
-                return stream.get_final_message()
-
-    else:
-
-        def run() -> Any:
-            with kimi.responses.stream(**body) as stream:
-                return stream.get_final_response()
+    def run() -> Any:
+        with resource.stream(**body) as stream:
+            return stream.final()
 
     return run
 
@@ -266,17 +258,12 @@ def _kimi_iterate(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callab
         "messages": kimi.messages,
         "responses": kimi.responses,
     }[fmt]
-    final = {
-        "chat": "get_final_completion",
-        "messages": "get_final_message",
-        "responses": "get_final_response",
-    }[fmt]
 
     def run() -> Any:
         stream = resource.create(stream=True, **body)
         for _event in stream:
             pass
-        return getattr(stream, final)()
+        return stream.final()
 
     return run
 

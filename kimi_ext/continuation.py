@@ -10,7 +10,7 @@ resume a stream that broke before it finished.
     # A long generation cut by the network is not thrown away:
     try:
         with client.messages.stream(**request) as stream:
-            final = stream.get_final_message()
+            final = stream.final()
     except kimi_ext.IncompleteStreamError as error:
         final = kimi_ext.resume(client, error, **request)   # partial text + continuation
 
@@ -18,7 +18,7 @@ resume a stream that broke before it finished.
     with kimi_ext.resume(client, error, stream=True, **request) as more:
         for text in more.text_stream:          # only the new text
             print(text, end="")
-        final = more.get_final_message()       # partial text + continuation
+        final = more.final()       # partial text + continuation
 
 Chat sends ``{"role": "assistant", "content": prefix, "partial": true}`` as the final
 message; Messages sends the prefix as a final assistant message, which the model continues

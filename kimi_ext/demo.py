@@ -121,7 +121,7 @@ def streamed_answer(client: Kimi, out: Printer, standin: KimiStandIn | None) -> 
         text: list[str] = []
         for kind, fragment in stream.fragments:
             (reasoning if kind == "reasoning" else text).append(fragment)
-        message = stream.get_final_message()
+        message = stream.final()
     out.reasoning("".join(reasoning))
     out.line("".join(text))
     out.line(
