@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install test test-httpx-oldest generate check-generated lint format bench demo clean
+.PHONY: install test test-httpx-oldest generate check-generated lint format docs bench demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,6 +66,11 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix kimi_ext tests scripts $(wildcard benchmarks)
 	$(BIN)/ruff format kimi_ext tests scripts $(wildcard benchmarks)
 
+## The documentation site (docs/, mkdocs.yml) into site/. --strict fails on any warning: a
+## broken link, a page missing from the nav, a reference mkdocstrings cannot resolve.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 ## Speed against bare httpx and the openai / anthropic SDKs (installs the bench extra).
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev,bench]'
@@ -85,4 +90,4 @@ demo: $(DEMO_STAMP)
 	$(BIN)/python -m kimi_ext.demo $(if $(LIVE),--live,)
 
 clean:
-	rm -rf $(VENV) $(OLD_VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) $(OLD_VENV) site .pytest_cache .mypy_cache .ruff_cache .coverage

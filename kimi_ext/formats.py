@@ -3,11 +3,11 @@
 Also the types every format shares: :class:`Format` (what the three objects are),
 :class:`Result` (the base of every result class) and :class:`History` (of every history).
 
->>> from kimi_ext.formats import FORMATS, format_named
->>> [f.name for f in FORMATS]
-['chat', 'messages', 'responses']
->>> format_named("messages").history_field
-'messages'
+    >>> from kimi_ext.formats import FORMATS, format_named
+    >>> [f.name for f in FORMATS]
+    ['chat', 'messages', 'responses']
+    >>> format_named("messages").history_field
+    'messages'
 """
 
 from __future__ import annotations

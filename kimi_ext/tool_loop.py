@@ -244,10 +244,10 @@ def tool_declarations(
     format spells a tool (its JSON Schema from its hints). ``create()``, ``stream()`` and
     ``parse()`` take the same tools as ``run_tools`` through this.
 
-    >>> def get_weather(city: str) -> str: ...
-    >>> from kimi_ext.formats import MESSAGES
-    >>> tool_declarations(MESSAGES, [get_weather])[0][0]["name"]
-    'get_weather'
+        >>> def get_weather(city: str) -> str: ...
+        >>> from kimi_ext.formats import MESSAGES
+        >>> tool_declarations(MESSAGES, [get_weather])[0][0]["name"]
+        'get_weather'
     """
     if isinstance(tools, str | Mapping) or not isinstance(tools, Iterable):
         raise RequestValidationError(

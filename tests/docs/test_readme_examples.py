@@ -1,9 +1,11 @@
-"""Every Python block of README.md runs as written, top to bottom in one namespace (as a
-reader following the README would), against the offline stand-in, with KIMI_API_KEY and
-KIMI_BASE_URL pointing at it. A block of pytest tests (``def test_``) is also run by
-pytest as a test file, its cassettes recorded from the stand-in and then replayed. The
-shell blocks of ``kimi`` commands are run too, the service's address
-(https://direct.evolink.ai) standing for the stand-in's."""
+"""Every code block of the README, CONTRIBUTING.md and the documentation site (docs/**/*.md)
+runs as written. The Python blocks of one page run top to bottom in one namespace of their
+own (as a reader following that page would; each page makes its own client), against the
+offline stand-in, with KIMI_API_KEY and KIMI_BASE_URL pointing at it. A block of pytest
+tests (``def test_``) is also run by pytest as a test file, its cassettes recorded from the
+stand-in and then replayed. The shell blocks of ``kimi`` commands are run too, the
+service's address (https://direct.evolink.ai) standing for the stand-in's. Other blocks
+(``text``, ``json``, ``make`` and editor commands) are shown, not run."""
 
 from __future__ import annotations
 
@@ -28,42 +30,48 @@ from kimi_ext.testing import KimiStandIn
 from tests.support.paths import ROOT
 
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+# The pages whose blocks run: the README first, then the contributor guide and the site.
+PAGES = [README, ROOT / "CONTRIBUTING.md", *sorted(DOCS.rglob("*.md"))]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
 class Block:
+    page: Path
     lang: str
     line: int  # of the opening fence, 1-based
     code: str
 
     @property
     def id(self) -> str:
-        return f"README.md:{self.line}"
+        shown = self.page.relative_to(ROOT) if self.page.is_relative_to(ROOT) else self.page
+        return f"{shown}:{self.line}"
 
 
-def blocks(lang: str) -> list[Block]:
-    text = README.read_text(encoding="utf-8")
+def blocks_of(page: Path, text: str | None = None) -> list[Block]:
+    """The fenced blocks of ``page`` (or of ``text``, read as that page), in order."""
+    text = page.read_text(encoding="utf-8") if text is None else text
     return [
-        Block(m.group(1), text.count("\n", 0, m.start()) + 1, m.group(2))
+        Block(page, m.group(1), text.count("\n", 0, m.start()) + 1, m.group(2))
         for m in FENCE.finditer(text)
-        if m.group(1) == lang
     ]
+
+
+def blocks(lang: str, pages: list[Path] = PAGES) -> list[Block]:
+    return [b for page in pages for b in blocks_of(page) if b.lang == lang]
+
+
+def is_command_block(block: Block) -> bool:
+    """A shell block made only of ``kimi`` commands (not ``make`` or ``pip``): those run."""
+    lines = [line for line in block.code.splitlines() if line.split("#")[0].strip()]
+    return bool(lines) and all(line.startswith(("kimi ", "KIMI_API_KEY=")) for line in lines)
 
 
 PYTHON = blocks("python")
 PYTEST = [b for b in PYTHON if re.search(r"^def test_", b.code, re.MULTILINE)]
 SERVICE = "https://direct.evolink.ai"
-COMMANDS = [
-    b
-    for b in blocks("bash")
-    if any(line.split("#")[0].strip() for line in b.code.splitlines())
-    and all(
-        line.startswith(("kimi ", "KIMI_API_KEY="))
-        for line in b.code.splitlines()
-        if line.split("#")[0].strip()
-    )
-]
+COMMANDS = [b for b in blocks("bash") if is_command_block(b)]
 
 
 def tiny_png() -> bytes:
@@ -114,35 +122,47 @@ def standin() -> Iterator[KimiStandIn]:
 
 
 class Reader:
-    """Runs the Python blocks in order in one namespace; a block runs once."""
+    """Runs each page's Python blocks in order in one namespace per page; a block runs once."""
 
     def __init__(self) -> None:
-        # A real module, as a script is: dataclasses and pydantic look their class's
-        # module up in sys.modules.
-        self.module = types.ModuleType("readme_reader")
-        sys.modules[self.module.__name__] = self.module
-        self.namespace: dict[str, Any] = self.module.__dict__
-        self.done: dict[int, BaseException | None] = {}
+        self.modules: dict[Path, types.ModuleType] = {}
+        self.done: dict[Block, BaseException | None] = {}
 
-    def run_through(self, index: int) -> None:
-        for i in range(index + 1):
-            if i not in self.done:
-                block = PYTHON[i]
+    def namespace(self, page: Path) -> dict[str, Any]:
+        if page not in self.modules:
+            # A real module, as a script is: dataclasses and pydantic look their class's
+            # module up in sys.modules.
+            module = types.ModuleType(f"docs_reader_{len(self.modules)}")
+            sys.modules[module.__name__] = module
+            self.modules[page] = module
+        return self.modules[page].__dict__
+
+    def run_through(self, block: Block, page_blocks: list[Block] | None = None) -> None:
+        """Runs the blocks of ``block``'s page up to it, each once, then ``block``."""
+        if page_blocks is None:
+            page_blocks = [b for b in PYTHON if b.page == block.page]
+        namespace = self.namespace(block.page)
+        for earlier in page_blocks[: page_blocks.index(block) + 1]:
+            if earlier not in self.done:
                 try:
-                    exec(compile(block.code, block.id, "exec"), self.namespace)
+                    exec(compile(earlier.code, earlier.id, "exec"), namespace)
                 except BaseException as exc:
-                    self.done[i] = exc
+                    self.done[earlier] = exc
                     raise
-                self.done[i] = None
-            elif self.done[i] is not None and i < index:
-                pytest.fail(f"an earlier block ({PYTHON[i].id}) failed: {self.done[i]!r}")
+                self.done[earlier] = None
+            elif self.done[earlier] is not None and earlier != block:
+                pytest.fail(f"an earlier block ({earlier.id}) failed: {self.done[earlier]!r}")
+
+    def close(self) -> None:
+        for module in self.modules.values():
+            sys.modules.pop(module.__name__, None)
 
 
 @pytest.fixture(scope="module")
 def reader() -> Iterator[Reader]:
     reader = Reader()
     yield reader
-    sys.modules.pop(reader.module.__name__, None)
+    reader.close()
 
 
 @pytest.fixture
@@ -158,22 +178,62 @@ def as_reader(
     return standin
 
 
-def test_the_readme_has_the_blocks_it_should() -> None:
-    assert len(PYTHON) >= 15
+README_LINES = 250  # the README is a user's first page; the rest is in docs/
+
+
+def test_the_readme_is_a_first_page_that_links_every_guide() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_LINES
+    code = "\n".join(b.code for b in blocks("python", [README]))
+    for needed in ("client.messages.create(", "client.chat.completions.create(",
+                   "client.responses.create(", ".stream(", "History", "run_tools(",
+                   "except kimi_ext."):  # fmt: skip
+        assert needed in code, needed
+    # make test stays the README's one test command.
+    assert any("make test " in b.code for b in blocks("bash", [README]))
+    guides = {p.relative_to(ROOT).as_posix() for p in DOCS.glob("*.md")} - {"docs/index.md", "docs/contributing.md"}  # CONTRIBUTING.md itself is linked
+    linked = set(re.findall(r"\]\((docs/[\w./-]+\.md)(?:#[\w-]+)?\)", text))
+    assert not sorted(guides - linked), "guides the README does not link"
+    assert "(CONTRIBUTING.md)" in text
+
+
+def test_the_docs_have_the_blocks_they_should() -> None:
+    assert len(PYTHON) >= 30
+    pages = {b.page.relative_to(ROOT).as_posix() for b in PYTHON}
+    for page in ("README.md", "docs/formats.md", "docs/streaming.md", "docs/history.md",
+                 "docs/long-conversations.md", "docs/tools.md", "docs/structured-output.md",
+                 "docs/errors.md", "docs/batch.md", "docs/telemetry.md", "docs/testing.md",
+                 "docs/raw-client.md"):  # fmt: skip
+        assert page in pages, page
     code = "\n".join(b.code for b in PYTHON)
     for needed in ("AsyncKimi", "asyncio.run", "image_block(", "input_image(", "web_search",
                    "BaseModel", "create_message.sync(", "fallback_base_url=None"):  # fmt: skip
         assert needed in code, needed
     assert "[...]" not in code and "..." not in re.sub(r"#.*", "", code)
-    assert COMMANDS, "the kimi command blocks"
+    assert {b.page.name for b in COMMANDS} >= {"cli.md", "batch.md", "testing.md"}
     assert PYTEST and "kimi_cassette" in PYTEST[0].code, "the cassette fixture"
 
 
-@pytest.mark.parametrize("index", range(len(PYTHON)), ids=[b.id for b in PYTHON])
-def test_python_block_runs_as_written(index: int, reader: Reader, as_reader: KimiStandIn) -> None:
+def test_a_broken_block_in_a_docs_page_fails(tmp_path: Path) -> None:
+    """The reader runs a page's blocks in its own namespace and lets a failure through:
+    a block that breaks fails its test, and the blocks after it report it."""
+    page = tmp_path / "page.md"
+    text = "```python\nvalue = 1\n```\n\n```python\nassert value == 2, value\n```\n"
+    first, second = blocks_of(page, text)
+    reader = Reader()
+    try:
+        reader.run_through(first, [first, second])
+        assert reader.namespace(page)["value"] == 1
+        with pytest.raises(AssertionError, match="1"):
+            reader.run_through(second, [first, second])
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=[b.id for b in PYTHON])
+def test_python_block_runs_as_written(block: Block, reader: Reader, as_reader: KimiStandIn) -> None:
     before = len(as_reader.requests)
-    reader.run_through(index)
-    block = PYTHON[index]
+    reader.run_through(block)
     talks = any(
         call in block.code
         for call in (".create(", ".parse(", ".stream(", "run_tools(", "resume(", ".sync(")
