@@ -53,11 +53,11 @@ def test_make_demo_installs_only_the_package(tmp_path: Path) -> None:
     assert "[dev]" not in plan and "kimi_ext.demo" in plan
 
 
-def test_the_readme_layout_names_every_module_of_the_package() -> None:
-    """The README's Layout section matches the tree: every top-level module and package of
-    kimi_ext, and every module of the private core, is named in it."""
-    readme = (ROOT / "README.md").read_text("utf-8")
-    layout = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+def test_the_contributing_layout_names_every_module_of_the_package() -> None:
+    """CONTRIBUTING.md's Layout section matches the tree: every top-level module and package
+    of kimi_ext, and every module of the private core, is named in it."""
+    guide = (ROOT / "CONTRIBUTING.md").read_text("utf-8")
+    layout = guide.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
     package = ROOT / "kimi_ext"
     top = {p.stem for p in package.glob("*.py") if p.stem != "__init__"}
     top |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}

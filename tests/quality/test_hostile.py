@@ -1,7 +1,7 @@
 """Hostile input, on loopback: raw socket servers write exact bytes at a scripted pace.
 
-What the README's "Errors and retries" section promises is checked here against servers
-and callers that try to break it: the key never leaks (logs, ``str``, ``repr``, pickles,
+What the docs' "Errors and retries" page (docs/errors.md) promises is checked here against
+servers and callers that try to break it: the key never leaks (logs, ``str``, ``repr``, pickles,
 tracebacks with locals); every public call raises a ``KimiError``; nothing is held or
 stuck (abandoned streams, body caps measured in a subprocess, a total deadline, stalls
 told from cuts, 1,000 concurrent slow streams on a default client, ``Retry-After``).

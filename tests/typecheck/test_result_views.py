@@ -431,8 +431,9 @@ ACCEPTED: dict[str, str] = {
 
 
 def _readme_example() -> str:
-    """The README's example of the views (Types), on the README's ``msg``: it type-checks."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    """The docs' example of the views (docs/formats.md, Types), on its ``msg``: it
+    type-checks."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text("utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     (block,) = [b for b in blocks if "is_unknown_content_block" in b]
     return "msg = message\n" + block

@@ -1,5 +1,5 @@
 """Scripting the stand-in: rules that answer by request content, script files, and what the
-README promises about queued replies and faults."""
+docs (docs/testing.md) promise about queued replies and faults."""
 
 from __future__ import annotations
 
@@ -384,7 +384,7 @@ def test_serve_forever_serves_a_script(tmp_path: Path) -> None:
             proc.kill()
 
 
-# ------------------------------------------------------------- what the README promises
+# ------------------------------------------------------------- what the docs promise
 
 
 def test_queued_replies_stay_queued_when_a_call_fails_before_it_is_sent(
@@ -402,21 +402,22 @@ def test_queued_replies_stay_queued_when_a_call_fails_before_it_is_sent(
 
 
 def readme_section() -> str:
-    text = (ROOT / "README.md").read_text("utf-8")
-    start = text.index("## Testing your application offline")
-    return text[start : text.index("\n## ", start + 1)]
+    """The stand-in's part of the docs' testing page (before its cassettes)."""
+    text = (ROOT / "docs" / "testing.md").read_text("utf-8")
+    return text[: text.index("\n## Cassettes")]
 
 
 def test_the_readme_names_every_fault_and_the_scripting_api() -> None:
     section = readme_section()
     missing = [name for name in fault_names() if f"`Fault.{name}(" not in section]
-    assert missing == [], f"README does not name {missing}"
+    assert missing == [], f"docs/testing.md does not name {missing}"
     for name in ("responder", "when(", "Match(", "load_script", "script=", "ScriptError"):
         assert name in section, name
 
 
 def test_the_readme_example_of_after_counts_is_true(wire: Wire) -> None:
-    """The README lists the events ``after`` counts for one reply; they are the events sent."""
+    """docs/testing.md lists the events ``after`` counts for one reply; they are the events
+    sent."""
     section = readme_section()
     for fmt in FORMATS:
         row = re.search(rf"^\| {fmt} \| (.+) \|$", section, re.MULTILINE)
