@@ -40,6 +40,22 @@ def test_pydantic_is_an_extra_not_a_dependency() -> None:
     assert [d for d in extras["dev"] if d.startswith("pydantic")]  # so its tests run
 
 
+def test_the_docs_site_is_built_strict_by_make_docs_and_ci() -> None:
+    """`make docs` builds the site with --strict (a broken link or reference fails), from the
+    docs extra, which dev holds too so that the dev venv builds it; CI runs it."""
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    names = {re.split(r"[\[<>=]", d)[0] for d in extras["docs"]}
+    assert names == {"mkdocs", "mkdocs-material", "mkdocstrings"}
+    assert set(extras["docs"]) <= set(extras["dev"])
+    make = (ROOT / "Makefile").read_text("utf-8")
+    target = make.split("\ndocs: ", 1)[1].split("\n\n", 1)[0]
+    assert "mkdocs build --strict" in target
+    assert re.search(r"^make docs\b", (ROOT / ".ci" / "run").read_text("utf-8"), re.MULTILINE)
+    config = (ROOT / "mkdocs.yml").read_text("utf-8")
+    assert "name: material" in config and "mkdocstrings" in config
+    assert "font: false" in config  # the build fetches no web fonts: it works offline
+
+
 def test_make_demo_installs_only_the_package(tmp_path: Path) -> None:
     make = shutil.which("make")
     assert make is not None, "make is one of the two things a fresh clone needs"
