@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import types
+import unicodedata
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -197,6 +198,28 @@ def test_the_readme_is_a_first_page_that_links_every_guide() -> None:
     linked = set(re.findall(r"\]\((docs/[\w./-]+\.md)(?:#[\w-]+)?\)", text))
     assert not sorted(guides - linked), "guides the README does not link"
     assert "(CONTRIBUTING.md)" in text
+
+
+def slug(heading: str) -> str:
+    """The anchor MkDocs' toc extension gives a heading (its default slugify)."""
+    text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode()
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", text).strip().lower())
+
+
+def test_every_link_of_the_readme_and_contributing_reaches_its_page_and_heading() -> None:
+    """The site's own links are checked by ``mkdocs build --strict``; these two pages are
+    read on the repository, outside the site."""
+    for page in (README, ROOT / "CONTRIBUTING.md"):
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if target.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path) if path else page
+            assert file.exists(), f"{page.name}: {target}"
+            if anchor:
+                headings = re.findall(r"^#+ (.+)$", file.read_text("utf-8"), re.MULTILINE)
+                assert anchor in {slug(h) for h in headings}, f"{page.name}: {target}"
 
 
 def test_the_docs_have_the_blocks_they_should() -> None:
