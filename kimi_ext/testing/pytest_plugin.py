@@ -1,7 +1,11 @@
 """pytest plugin: the ``kimi_standin`` and ``kimi_cassette`` fixtures.
 
-Registered as a ``pytest11`` entry point, so installing kimi-ext makes them available
-everywhere::
+Opt-in: installing kimi-ext adds nothing to a pytest session (no ``pytest11`` entry point).
+A suite that wants the fixtures enables the plugin in its top ``conftest.py``::
+
+    pytest_plugins = ["kimi_ext.testing.pytest_plugin"]
+
+or on the command line, ``pytest -p kimi_ext.testing.pytest_plugin``. Then::
 
     def test_hello(kimi_standin):
         kimi_standin.queue("Hello!")
@@ -46,7 +50,7 @@ from typing import Any
 
 import pytest
 
-from kimi_ext._core.transport.secret import Secret
+from kimi_ext.keys import ENV_BASE_URL, Secret
 from kimi_ext.testing.cassette import CassetteError, CassetteWarning
 from kimi_ext.testing.standin import KimiStandIn
 
@@ -176,6 +180,6 @@ def _safe(name: str) -> str:
 
 
 def _default_upstream() -> str:
-    from kimi_ext._core.transport.config import DEFAULT_BASE_URL, ENV_BASE_URL
+    from kimi_ext import DEFAULT_BASE_URL
 
     return os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL
