@@ -38,9 +38,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from kimi_ext._core.contract import contract
-from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY
+from kimi_ext.contract import contract
 from kimi_ext.errors import KimiError
+from kimi_ext.keys import MIN_SEARCHED_KEY
 from kimi_ext.testing.caching import CacheUse, PromptCache
 from kimi_ext.testing.cassette import CassetteError, Interaction
 from kimi_ext.testing.faults import Fault, FaultPlan
