@@ -54,7 +54,7 @@ def recorded_cassette(root: str, fmt: str, events: int, folder: Path) -> Path:
     key = f"{fmt}.stream.{events}"
     path = folder / f"{key}.json"
     with (
-        KimiStandIn(record=path, upstream=f"{root}/s/{key}") as recorder,
+        KimiStandIn().record(path, f"{root}/s/{key}") as recorder,
         kimi_ext.Kimi(api_key=KEY, base_url=recorder.base_url, timeout=120) as client,
     ):
         _check_kimi(expected(fmt, "stream", events), fmt)(

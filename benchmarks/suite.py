@@ -334,7 +334,7 @@ class Suite:
                         ratio_of="vs plain server",
                     )  # fmt: skip
         self.notes.append(
-            "- Replay: the stream is recorded through `KimiStandIn(record=...)` from the plain "
+            "- Replay: the stream is recorded through `KimiStandIn().record(...)` from the plain "
             "server, then replayed by `kimi stand-in --replay FILE --allow-repeats` in a child "
             "process (timing fast: the recorded frames written 64 KiB at a time). Each pair of "
             "rows reads the same bytes from both servers with the same client: httpx "

@@ -983,26 +983,26 @@ def _upstream(value: str) -> str:
 
 def run_standin(args: argparse.Namespace) -> int:
     """Run ``kimi stand-in``: a one-line error (no traceback) when the port is taken."""
-    from kimi_ext.testing import ScriptError, StandInError, serve_forever
+    from kimi_ext.testing import KimiStandIn, ScriptError, StandInError, serve
     from kimi_ext.testing.cassette import CassetteError
 
     if (args.record is None) != (args.upstream is None):
         print("kimi stand-in: error: --record and --upstream go together", file=sys.stderr)
         return EXIT_USAGE
-    cassettes: dict[str, Any] = {"timing": args.timing, "allow_repeats": args.allow_repeats}
-    if args.record is not None:
-        cassettes.update(
-            record=args.record,
-            upstream=args.upstream,
-            scrubbers=args.scrub,
-            record_headers=args.keep_header,
-        )
-    if args.replay is not None:
-        cassettes.update(replay=args.replay, strict_replay=args.strict)
     try:
-        problems = serve_forever(
-            port=args.port, api_key=args.api_key, script=args.script, **cassettes
-        )
+        standin = KimiStandIn(args.api_key, port=args.port, script=args.script)
+        if args.replay is not None:
+            standin.replay(
+                args.replay,
+                timing=args.timing,
+                allow_repeats=args.allow_repeats,
+                strict=args.strict,
+            )
+        if args.record is not None:
+            standin.record(
+                args.record, args.upstream, scrubbers=args.scrub, keep_headers=args.keep_header
+            )
+        problems = serve(standin)
     except (ScriptError, CassetteError) as exc:
         # Read before the port is bound: a broken file serves nothing.
         print(f"kimi: stand-in: {exc}", file=sys.stderr)

@@ -16,7 +16,8 @@ text before you log or show it::
 A key kept under another tool's name (:data:`OTHER_KEY_VARIABLES`, such as
 ``MOONSHOT_API_KEY``) is not read; without ``KIMI_API_KEY`` the error names the variable
 it found (never its value) and says how to use it. The ``kimi`` command uses these same
-names.
+names. :class:`Secret` holds a key so that no ``repr`` or traceback's locals show it;
+bodies and headers are searched for keys at least :data:`MIN_SEARCHED_KEY` characters long.
 """
 
 from __future__ import annotations
@@ -25,13 +26,15 @@ import os
 from collections.abc import Mapping
 
 from kimi_ext._core.transport.config import ENV_API_KEY, ENV_BASE_URL
-from kimi_ext._core.transport.secret import redact
+from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY, Secret, redact
 from kimi_ext._core.transport.sending import is_loopback
 
 __all__ = [
     "ENV_API_KEY",
     "ENV_BASE_URL",
+    "MIN_SEARCHED_KEY",
     "OTHER_KEY_VARIABLES",
+    "Secret",
     "is_loopback",
     "missing_key_message",
     "redact",

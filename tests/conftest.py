@@ -1,4 +1,4 @@
-"""Suite-wide fixtures: the offline stand-in (also shipped as a pytest plugin), and a check
+"""Suite-wide fixtures: the offline stand-in (the shipped pytest plugin, enabled), and a check
 that every request body the suite sends through the kimi_ext client is valid for its
 spec under a standard JSON Schema 2020-12 validator (not the client's own)."""
 
@@ -10,26 +10,12 @@ from typing import Any
 
 import pytest
 
-from kimi_ext.testing.pytest_plugin import (
-    kimi_cassette,
-    kimi_cassette_dir,
-    kimi_standin,
-    pytest_addoption,
-    pytest_configure,
-)
-
 # The standard validators built straight from openapi/*.yaml (tests/support/spec.py).
 from tests.support.spec import request_component, request_validator, spec
 
-# The plugin's fixtures and its options (--kimi-record-mode...), as the installed plugin
-# would give them.
-__all__ = [
-    "kimi_cassette",
-    "kimi_cassette_dir",
-    "kimi_standin",
-    "pytest_addoption",
-    "pytest_configure",
-]
+# The stand-in's plugin (the kimi_standin and kimi_cassette fixtures, --kimi-record-mode...),
+# enabled as an application's suite enables it: installing kimi-ext does not.
+pytest_plugins = ["kimi_ext.testing.pytest_plugin"]
 
 # A suite started in the background by a shell without job control (`make test &` in a
 # script, nohup) inherits SIGINT ignored, and so would every process it starts: the tests

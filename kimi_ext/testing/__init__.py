@@ -10,14 +10,16 @@
         standin.when("Oslo", "Sunny.")   # any request whose last user text contains "Oslo"
         ...  # point a client at standin.base_url with standin.api_key
 
-Cassettes record real exchanges once and replay them through the stand-in::
+Cassettes record real exchanges once and replay them: they wrap the stand-in::
 
-    KimiStandIn(record="cassettes/trip.json", upstream="https://direct.evolink.ai")
-    KimiStandIn(replay="cassettes/trip.json")
+    KimiStandIn().record("cassettes/trip.json", upstream="https://direct.evolink.ai")
+    KimiStandIn().replay("cassettes/trip.json", strict=True)
 
-pytest users get the ``kimi_standin`` and ``kimi_cassette`` fixtures from
-:mod:`kimi_ext.testing.pytest_plugin`.
-``python -m kimi_ext.testing --port 8765`` runs one in the foreground.
+pytest users get the ``kimi_standin`` and ``kimi_cassette`` fixtures by enabling
+:mod:`kimi_ext.testing.pytest_plugin` (``pytest_plugins = ["kimi_ext.testing.pytest_plugin"]``
+in a conftest, or ``pytest -p kimi_ext.testing.pytest_plugin``).
+``python -m kimi_ext.testing --port 8765`` runs one in the foreground (:func:`serve` runs a
+stand-in you made, cassettes and all).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
 from kimi_ext.testing.rules import ServiceError
 from kimi_ext.testing.script import Match, Rule, ScriptError
-from kimi_ext.testing.standin import KimiStandIn, StandInError, serve_forever
+from kimi_ext.testing.standin import KimiStandIn, StandInError, serve, serve_forever
 
 __all__ = [
     "DEFAULT_IGNORE",
@@ -52,5 +54,6 @@ __all__ = [
     "ToolCallSpec",
     "WebSearchSpec",
     "count_tokens",
+    "serve",
     "serve_forever",
 ]

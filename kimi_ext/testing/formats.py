@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kimi_ext._core.contract import contract
+from kimi_ext.contract import contract
 from kimi_ext.testing.caching import CacheUse
 from kimi_ext.testing.faults import FaultPlan
 from kimi_ext.testing.replies import Plan, PlannedCall, PlannedSearch, dump_json

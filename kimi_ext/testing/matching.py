@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kimi_ext._core.contract import format_path
+from kimi_ext.contract import format_path
 
 __all__ = ["DEFAULT_IGNORE", "Difference", "Matcher", "differences"]
 

@@ -1,7 +1,11 @@
 """pytest plugin: the ``kimi_standin`` and ``kimi_cassette`` fixtures.
 
-Registered as a ``pytest11`` entry point, so installing kimi-ext makes them available
-everywhere::
+Opt-in: installing kimi-ext adds nothing to a pytest session (no ``pytest11`` entry point).
+A suite that wants the fixtures enables the plugin in its top ``conftest.py``::
+
+    pytest_plugins = ["kimi_ext.testing.pytest_plugin"]
+
+or on the command line, ``pytest -p kimi_ext.testing.pytest_plugin``. Then::
 
     def test_hello(kimi_standin):
         kimi_standin.queue("Hello!")
@@ -46,11 +50,15 @@ from typing import Any
 
 import pytest
 
-from kimi_ext._core.transport.secret import Secret
+from kimi_ext.keys import ENV_API_KEY, ENV_BASE_URL, Secret
 from kimi_ext.testing.cassette import CassetteError, CassetteWarning
 from kimi_ext.testing.standin import KimiStandIn
 
 MODES = ("none", "once", "new_episodes", "all")
+# The kimi_cassette marker's keywords for KimiStandIn.replay and .record; the others are
+# the stand-in's own settings.
+REPLAY_OPTIONS = ("timing", "matcher", "allow_repeats")
+RECORD_OPTIONS = ("scrubbers", "keep_headers")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -128,17 +136,22 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
         )
     record = mode in ("all", "new_episodes") or (mode == "once" and not exists)
     replay = exists and mode != "all"
+    # The marker's options: how to replay, how to record, and the server's own settings.
     settings: dict[str, Any] = {k: v for k, v in options.items() if v is not None}
+    replaying = {k: settings.pop(k) for k in REPLAY_OPTIONS if k in settings}
+    recording = {k: settings.pop(k) for k in RECORD_OPTIONS if k in settings}
+    if "record_headers" in settings:  # its name as a KimiStandIn keyword, before 0.2
+        recording["keep_headers"] = settings.pop("record_headers")
     key = Secret("test-key")  # held so that no traceback's locals show the real key
+    upstream = None
     if record:
-        key = Secret(os.environ.get("KIMI_API_KEY", "").strip())
+        key = Secret(os.environ.get(ENV_API_KEY, "").strip())
         if not key.get():
             pytest.fail(
-                f"recording {path} (record mode {mode}) needs the real key in KIMI_API_KEY",
+                f"recording {path} (record mode {mode}) needs the real key in {ENV_API_KEY}",
                 pytrace=False,
             )
         upstream = config.getoption("kimi_upstream", default=None) or _default_upstream()
-        settings.update(record=path, upstream=upstream)
         if named is not None and not exists:
             # Most often a mistyped or misplaced path: say where the new cassette goes.
             warnings.warn(
@@ -151,14 +164,16 @@ def kimi_cassette(request: pytest.FixtureRequest, kimi_cassette_dir: Path) -> It
             )
         if mode == "all":
             path.unlink(missing_ok=True)
-    if replay:
-        settings["replay"] = path
     used = config.getoption("kimi_cassettes_used", default=None)
     if used:
         with open(used, "a", encoding="utf-8") as log:
             log.write(f"{path.resolve()}\n")
     try:
         standin = KimiStandIn(api_key=key.get(), **settings)
+        if replay:
+            standin.replay(path, **replaying)
+        if upstream is not None:
+            standin.record(path, upstream, **recording)
     except CassetteError as exc:
         pytest.fail(str(exc), pytrace=False)
     with standin:
@@ -176,6 +191,6 @@ def _safe(name: str) -> str:
 
 
 def _default_upstream() -> str:
-    from kimi_ext._core.transport.config import DEFAULT_BASE_URL, ENV_BASE_URL
+    from kimi_ext import DEFAULT_BASE_URL
 
     return os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from kimi_ext._core.transport.sending import is_loopback
+from kimi_ext.keys import is_loopback
 from kimi_ext.testing.cassette import Cassette, CassetteError, Frame, Interaction, RecordedReply
 from kimi_ext.testing.outcome import Outcome
 from kimi_ext.testing.recording import PATHS

@@ -1,7 +1,7 @@
 """The service's request rules, as the stand-in enforces them, in the service's words.
 
 The rules themselves are the contract derived from ``openapi/<format>.yaml`` (see
-:mod:`kimi_ext._core.contract`), the same one the client checks before sending: a rule added to a
+:mod:`kimi_ext.contract`), the same one the client checks before sending: a rule added to a
 spec and regenerated is enforced here with no hand edit. What this module adds is what only
 the service does, and its wording: unknown top-level fields are discarded (as the seedrouter
 document says) or, with ``strict_fields``, refused by name; an unknown model answers 404;
@@ -18,9 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal
 
-from kimi_ext._core.contract import Contract, Violation, contract, format_path, json_type
-from kimi_ext._core.contract.replay import arguments_replayable, first_duplicate
-from kimi_ext._core.model.history import THINKING_TYPES
+from kimi_ext.contract import (
+    THINKING_TYPES,
+    Contract,
+    Violation,
+    arguments_replayable,
+    contract,
+    first_duplicate,
+    format_path,
+    json_type,
+)
 
 _KIND_NAMES = {
     "string": "a string",

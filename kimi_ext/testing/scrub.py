@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from re import Pattern
 
-from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY
+from kimi_ext.keys import MIN_SEARCHED_KEY
 
 __all__ = [
     "PIECE",

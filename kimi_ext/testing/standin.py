@@ -15,6 +15,10 @@ SSE), rejects what the service rejects (:mod:`kimi_ext.testing.rules`) in each f
 error envelope, reports usage with a deterministic token count and prompt cache
 (:mod:`kimi_ext.testing.caching`), and injects faults on demand
 (:mod:`kimi_ext.testing.faults`).
+
+Cassettes wrap it (:mod:`kimi_ext.testing.deck`): ``KimiStandIn().replay(path)`` answers
+with what was recorded, ``KimiStandIn().record(path, upstream)`` records what the real
+service answers, and both together record what the cassettes do not answer.
 """
 
 from __future__ import annotations
@@ -32,23 +36,24 @@ import selectors
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, TypedDict, Unpack
 
-from kimi_ext._core.contract import contract
-from kimi_ext._core.transport.secret import MIN_SEARCHED_KEY
+from kimi_ext.contract import contract
 from kimi_ext.errors import KimiError
-from kimi_ext.testing.caching import CacheUse, PromptCache
+from kimi_ext.testing.caching import PromptCache
 from kimi_ext.testing.cassette import CassetteError, Interaction
+from kimi_ext.testing.deck import Deck
 from kimi_ext.testing.faults import Fault, FaultPlan
 from kimi_ext.testing.formats import RENDERERS, Context, auth_error, error_body, new_id
 from kimi_ext.testing.matching import Matcher
 from kimi_ext.testing.outcome import Outcome
-from kimi_ext.testing.player import Mismatch, Player, Timing
-from kimi_ext.testing.recorder import NEVER_KEPT, Recorder, UpstreamError, scrub_json
+from kimi_ext.testing.player import Timing
+from kimi_ext.testing.recorder import NEVER_KEPT
 from kimi_ext.testing.recording import PATHS, RecordedRequest, last_user_text
 from kimi_ext.testing.replies import (
     SEARCH_REASONING,
@@ -70,7 +75,7 @@ from kimi_ext.testing.rules import (
     known_models,
 )
 from kimi_ext.testing.script import Match, Rule, Script, as_rule, load_script
-from kimi_ext.testing.scrub import REDACTED, Scrubber, UserScrubber
+from kimi_ext.testing.scrub import REDACTED, UserScrubber
 from kimi_ext.testing.sse import StreamScript, script_stream
 
 logger = logging.getLogger("kimi_ext.testing")
@@ -79,11 +84,20 @@ WEB_SEARCH_CALL = "$web_search"
 
 Responder = Callable[["RecordedRequest"], "Reply | None"]
 
-# What a renderer needs to write a format's in-stream error event into a replayed stream.
-_ERROR_CONTEXTS = {
-    fmt: Context(RequestInfo(fmt, ""), {}, Plan("", True, "", False), CacheUse(0))
-    for fmt in PATHS.values()
-}
+
+class DeprecatedCassetteKeywords(TypedDict, total=False):
+    """The cassette keywords ``KimiStandIn(...)`` took before :meth:`KimiStandIn.replay` and
+    :meth:`KimiStandIn.record` (deprecated; removed in the next release)."""
+
+    record: str | Path | None
+    upstream: str | None
+    replay: str | Path | Sequence[str | Path] | None
+    timing: Timing
+    matcher: Matcher | None
+    allow_repeats: bool
+    strict_replay: bool
+    scrubbers: Sequence[UserScrubber]
+    record_headers: Sequence[str]
 
 
 class StandInError(KimiError, OSError):
@@ -176,10 +190,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format: str, *args: Any) -> None:
-        recorder = self.server.standin._recorder
-        if recorder is not None and logger.isEnabledFor(logging.DEBUG):
+        deck = self.server.standin._deck
+        if deck.recorder is not None and logger.isEnabledFor(logging.DEBUG):
             # Recording, a request line may hold a real key (a query string).
-            logger.debug("stand-in: %s", recorder.scrubber.scrub(format % args))
+            logger.debug("stand-in: %s", deck.scrub(format % args))
             return
         logger.debug("stand-in: " + format, *args)
 
@@ -358,23 +372,15 @@ class KimiStandIn:
         script: a JSON script file of rules, queued replies and faults to load
             (:meth:`load_script`; :class:`~kimi_ext.testing.script.ScriptError` when it is
             broken).
-        record, upstream: a recording proxy: every request goes to ``upstream`` (https, or
-            http on this machine) with the application's key, its answer is relayed as it
-            arrives and stored, scrubbed, in ``record`` (a ``.json`` cassette file, or a
-            folder: one file per exchange). See :mod:`kimi_ext.testing.recorder`.
-        replay: cassette files or folders to answer from (:mod:`kimi_ext.testing.player`),
-            after the usual checks of each request; with ``record`` too, a request no
-            recording matches is forwarded and recorded (new episodes).
-        timing: ``"fast"`` (replay as fast as possible) or ``"recorded"`` (the recorded
-            pacing: time to the headers and before each event).
-        matcher: how requests match recordings (:class:`~kimi_ext.testing.matching.Matcher`).
-        allow_repeats: let a recording answer again once every match was used.
-        strict_replay: leaving the ``with`` block raises :class:`CassetteError` when an
-            interaction went unused or a request matched none (:meth:`check_cassettes`).
-        scrubbers: more secrets to keep out of recordings (strings, compiled patterns,
-            functions of the text).
-        record_headers: more response and request headers to keep (fnmatch patterns; a
-            credential header is never kept).
+
+    Cassettes are not settings of the server: they wrap it, before :meth:`start`, with
+    :meth:`replay` and :meth:`record` (each returns the stand-in)::
+
+        with KimiStandIn().replay("cassettes/trip.json", strict=True) as standin: ...
+
+    The cassette keywords this constructor took (``record=``, ``upstream=``, ``replay=``,
+    ``timing=``, ``matcher=``, ``allow_repeats=``, ``strict_replay=``, ``scrubbers=``,
+    ``record_headers=``) still work for this release, with a :class:`DeprecationWarning`.
     """
 
     def __init__(
@@ -393,40 +399,16 @@ class KimiStandIn:
         strict_fields: bool = False,
         max_body_bytes: int | None = None,
         script: str | Path | None = None,
-        record: str | Path | None = None,
-        upstream: str | None = None,
-        replay: str | Path | Sequence[str | Path] | None = None,
-        timing: Timing = "fast",
-        matcher: Matcher | None = None,
-        allow_repeats: bool = False,
-        strict_replay: bool = False,
-        scrubbers: Sequence[UserScrubber] = (),
-        record_headers: Sequence[str] = (),
+        **cassettes: Unpack[DeprecatedCassetteKeywords],
     ) -> None:
+        unknown = next((k for k in cassettes if k not in _CASSETTE_KEYWORDS), None)
+        if unknown is not None:
+            raise TypeError(f"KimiStandIn() got an unexpected keyword argument {unknown!r}")
         if sse_transport not in ("chunked", "close"):
             raise ValueError("sse_transport must be 'chunked' or 'close'")
-        if (record is None) != (upstream is None):
-            raise ValueError(
-                "record= and upstream= go together: where to store, and what to record"
-            )
-        # Cassettes: replay what was recorded, record what the upstream answers (both: replay
-        # what matches and record the rest).
-        self._player: Player | None = None
-        if replay is not None:
-            sources = [replay] if isinstance(replay, str | Path) else list(replay)
-            self._player = Player(
-                sources, matcher or Matcher(), timing=timing, allow_repeats=allow_repeats
-            )
-        self._recorder: Recorder | None = None
-        if record is not None and upstream is not None:
-            self._recorder = Recorder(
-                record, upstream, scrubbers=scrubbers, keep_headers=record_headers
-            )
-            if self._player is not None:
-                self._recorder.on_recorded = self._player.learn
-        self.strict_replay = strict_replay
-        self._mismatches: list[str] = []
-        self._key_scrubbers: dict[str, Scrubber] = {}
+        # The cassettes in front of the server (none until replay() or record()).
+        self._deck = Deck()
+        self.strict_replay = False
         # The key it accepts and the address start() binds.
         self.api_key, self.host, self._port = api_key, host, port
         # How it writes streams, then which service behaviours it copies: every request
@@ -452,8 +434,11 @@ class KimiStandIn:
         self._thread: threading.Thread | None = None
         self._wake: tuple[socket.socket, socket.socket] | None = None
         self._stopping = threading.Event()
+        self.script = Path(script) if script is not None else None
         if script is not None:
             self.load_script(script)
+        if cassettes:
+            _deprecated_cassettes(self, cassettes)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -512,8 +497,7 @@ class KimiStandIn:
         self._server = None
         self._thread = None
         self._wake = None
-        if self._recorder is not None:
-            self._recorder.close()
+        self._deck.close()
 
     def __enter__(self) -> KimiStandIn:
         return self.start()
@@ -525,31 +509,84 @@ class KimiStandIn:
 
     # ------------------------------------------------------------------ cassettes
 
+    def replay(
+        self,
+        cassettes: str | Path | Sequence[str | Path],
+        *,
+        timing: Timing = "fast",
+        matcher: Matcher | None = None,
+        allow_repeats: bool = False,
+        strict: bool = False,
+    ) -> Self:
+        """Answer from recorded cassettes; returns the stand-in (call before :meth:`start`).
+
+        ``cassettes`` are cassette files or folders (:mod:`kimi_ext.testing.player`), read
+        now (:class:`CassetteError` when one is missing or broken). A request still gets
+        the usual checks, and a rule (:meth:`when`) still answers first; then the
+        recording that matches it answers, and one that matches none gets a 400 naming
+        the closest (with :meth:`record` too: it is forwarded and recorded, new
+        episodes). ``timing``: ``"fast"`` (as fast as possible) or ``"recorded"`` (the
+        recorded pacing); ``matcher``: how requests match recordings
+        (:class:`~kimi_ext.testing.matching.Matcher`); ``allow_repeats``: a recording may
+        answer again once every match was used; ``strict``: leaving the ``with`` block
+        raises :class:`CassetteError` when an interaction went unused or a request matched
+        none (:meth:`check_cassettes`).
+        """
+        self._not_started("replay")
+        self._deck.load(cassettes, timing=timing, matcher=matcher, allow_repeats=allow_repeats)
+        self.strict_replay = strict
+        return self
+
+    def record(
+        self,
+        cassette: str | Path,
+        upstream: str,
+        *,
+        scrubbers: Sequence[UserScrubber] = (),
+        keep_headers: Sequence[str] = (),
+    ) -> Self:
+        """Be a recording proxy; returns the stand-in (call before :meth:`start`).
+
+        Every request goes to ``upstream`` (https, or http on this machine; ValueError
+        otherwise) with the application's key, its answer is relayed as it arrives and
+        stored, scrubbed, in ``cassette`` (a ``.json`` cassette file, or a folder: one file
+        per exchange; :mod:`kimi_ext.testing.recorder`). With :meth:`replay` too, only what
+        the cassettes do not answer is forwarded. ``scrubbers``: more secrets to keep out
+        of recordings (strings, compiled patterns, functions of the text);
+        ``keep_headers``: more response and request headers to keep (fnmatch patterns; a
+        credential header is never kept).
+        """
+        self._not_started("record")
+        self._deck.attach(cassette, upstream, scrubbers=scrubbers, keep_headers=keep_headers)
+        return self
+
+    def _not_started(self, what: str) -> None:
+        if self._server is not None:
+            raise RuntimeError(f"{what}() wraps the stand-in before start(), not while it runs")
+
     @property
     def recording(self) -> bool:
-        """Whether requests are forwarded and recorded (record=)."""
-        return self._recorder is not None
+        """Whether requests are forwarded and recorded (:meth:`record`)."""
+        return self._deck.recorder is not None
 
     @property
     def replaying(self) -> bool:
-        """Whether recorded interactions answer (replay=)."""
-        return self._player is not None
+        """Whether recorded interactions answer (:meth:`replay`)."""
+        return self._deck.player is not None
 
     def unused_interactions(self) -> list[Interaction]:
         """The recorded interactions no request took (none when not replaying)."""
-        return self._player.unused() if self._player is not None else []
+        return self._deck.unused()
 
     @property
     def mismatches(self) -> list[str]:
         """The error message of each request no recording answered (a copy)."""
-        with self._lock:
-            return list(self._mismatches)
+        return self._deck.mismatches
 
     def check_cassettes(self) -> None:
         """Raise :class:`CassetteError` naming every request no recording matched and every
-        interaction that went unused (what ``strict_replay`` checks on leaving)."""
-        problems = [*self.mismatches]
-        problems += [f"unused: {i.describe()}" for i in self.unused_interactions()]
+        interaction that went unused (what ``replay(..., strict=True)`` checks on leaving)."""
+        problems = self._deck.problems()
         if problems:
             raise CassetteError("cassette replay: " + "; ".join(problems))
 
@@ -671,7 +708,7 @@ class KimiStandIn:
             self._faults.clear()
             self._requests.clear()
             self._pending_searches.clear()
-            self._mismatches.clear()
+        self._deck.forget()
         self.responder = None
         self.cache.clear()
 
@@ -687,7 +724,7 @@ class KimiStandIn:
         recorded service gave it (when replaying)."""
         if hmac.compare_digest(self.sign_thinking(thinking), signature):
             return True
-        return self._player is not None and self._player.knows_signature(thinking, signature)
+        return self._deck.knows_signature(thinking, signature)
 
     # ------------------------------------------------------------------ requests
 
@@ -741,7 +778,7 @@ class KimiStandIn:
         except ValueError:
             parsed = None
         forwarded = None
-        if self._recorder is not None:  # the real key: kept out of the request's repr
+        if self._deck.recorder is not None:  # the real key: kept out of the request's repr
             forwarded = headers
             headers = {k: REDACTED if k in NEVER_KEPT else v for k, v in headers.items()}
         record = RecordedRequest(
@@ -751,8 +788,8 @@ class KimiStandIn:
         with self._lock:
             self._requests.append(record)
         fmt = PATHS.get(path)
-        if self._recorder is not None and self._player is None:
-            return self._forward(record, raw_path, fmt)  # a plain recording proxy
+        if self._deck.relays_all:
+            return self._deck.forward(record, raw_path, fmt)  # a plain recording proxy
         stream = isinstance(parsed, dict) and parsed.get("stream") is True
         faults = self._take_faults(fmt, stream)
         outcome = self._answer(record, fmt, faults, raw_path)
@@ -764,53 +801,6 @@ class KimiStandIn:
         if not outcome.verbatim:
             outcome.headers = {"x-request-id": request_id, **outcome.headers}
         return outcome
-
-    def _forward(self, record: RecordedRequest, raw_path: str, fmt: str | None) -> Outcome:
-        """Relay the request to the upstream and record the exchange."""
-        recorder = self._recorder
-        assert recorder is not None
-        try:
-            headers = record.forwarded if record.forwarded is not None else record.headers
-            return recorder.forward(record.method, raw_path, headers, record.body)
-        except UpstreamError as exc:
-            logger.error("stand-in recorder: %s", exc)
-            err = ServiceError(502, f"stand-in recorder: {exc}", error_type="upstream_error")
-            out = self._error(fmt or "chat", err, record)
-            out.headers["x-request-id"] = record.request_id
-            return out
-
-    def _replay(
-        self, record: RecordedRequest, fmt: str, faults: FaultPlan, raw_path: str
-    ) -> Outcome:
-        """The recorded answer to ``record``, or a 400 naming the closest recording (with
-        a recorder: the upstream's answer, recorded)."""
-        player = self._player
-        assert player is not None
-        body = self._without_key(record)
-        found = player.take(record.method, record.path, raw_path.partition("?")[2], body)
-        if not isinstance(found, Mismatch):
-            error = RENDERERS[fmt](_ERROR_CONTEXTS[fmt]).error_event
-            return player.outcome(found, faults, lambda k: error(k).encode())
-        if self._recorder is not None:
-            return self._forward(record, raw_path, fmt)
-        logger.error("stand-in: %s", found.message)
-        with self._lock:
-            self._mismatches.append(found.message)
-        err = ServiceError(400, found.message, error_type="cassette_mismatch")
-        return self._error(fmt, err, record)
-
-    def _without_key(self, record: RecordedRequest) -> Any:
-        """The request body with the key it was sent with scrubbed (as a recording is)."""
-        headers = record.forwarded if record.forwarded is not None else record.headers
-        token = headers.get("authorization", "").strip().partition(" ")[2].strip()
-        if len(token) < MIN_SEARCHED_KEY or token.encode() not in record.body:
-            return record.json
-        with self._lock:
-            scrubber = self._key_scrubbers.get(token)
-            if scrubber is None:
-                scrubber = self._key_scrubbers[token] = Scrubber()
-                scrubber.add_secret(token)
-        return scrub_json(record.json, scrubber)
 
     def _take_faults(self, fmt: str | None, stream: bool) -> FaultPlan:
         with self._lock:
@@ -852,7 +842,7 @@ class KimiStandIn:
                 fmt, ServiceError(405, f"Method {record.method} not allowed"), record
             )
         # Recording, the application holds the real key: the upstream checks it.
-        if self._recorder is None and not self._authorized(record):
+        if self._deck.recorder is None and not self._authorized(record):
             err = auth_error(fmt)
             if "x-api-key" in record.headers and "authorization" not in record.headers:
                 err = ServiceError(
@@ -884,8 +874,8 @@ class KimiStandIn:
                         status = self._status_fault(record, fmt, faults)
                         if status is not None:
                             return status
-            if reply is None and self._player is not None:
-                return self._replay(record, fmt, faults, raw_path)
+            if reply is None and self._deck.player is not None:
+                return self._deck.replay(record, fmt, faults, raw_path)
             if reply is None:
                 reply = self._reply_for(record, info, body)
             ctx = self._context(info, body, reply, faults)
@@ -1092,37 +1082,66 @@ def _as_builtin(plan: Plan) -> Plan:
     return replace(plan, tool_calls=calls, search=None)
 
 
-def serve_forever(
-    port: int = 0,
-    api_key: str = "test-key",
-    script: str | Path | None = None,
-    **cassettes: Any,
-) -> list[str]:
-    """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
+_CASSETTE_KEYWORDS = frozenset(DeprecatedCassetteKeywords.__annotations__)
 
-    ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
-    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing; a port
-    that cannot be listened on raises :class:`StandInError`.
-    ``cassettes`` are the cassette arguments of :class:`KimiStandIn` (``record``,
-    ``upstream``, ``replay``, ``timing``, ``strict_replay``...). Returns the problems a
-    strict replay found (requests no recording matched, interactions left unused).
+
+def _deprecated_cassettes(
+    standin: KimiStandIn, cassettes: DeprecatedCassetteKeywords, stacklevel: int = 3
+) -> None:
+    """Wrap ``standin`` as the old cassette keywords say, with a DeprecationWarning."""
+    record, upstream = cassettes.get("record"), cassettes.get("upstream")
+    replay = cassettes.get("replay")
+    if (record is None) != (upstream is None):
+        raise ValueError("record= and upstream= go together: where to store, and what to record")
+    named = ", ".join(f"{k}=" for k in cassettes)
+    warnings.warn(
+        f"KimiStandIn({named}) is deprecated: wrap the stand-in instead, "
+        "KimiStandIn(...).replay(path, timing=, matcher=, allow_repeats=, strict=) and "
+        ".record(path, upstream, scrubbers=, keep_headers=)",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+    if replay is not None:
+        standin.replay(
+            replay,
+            timing=cassettes.get("timing", "fast"),
+            matcher=cassettes.get("matcher"),
+            allow_repeats=cassettes.get("allow_repeats", False),
+        )
+    standin.strict_replay = cassettes.get("strict_replay", False)
+    if record is not None and upstream is not None:
+        standin.record(
+            record,
+            upstream,
+            scrubbers=cassettes.get("scrubbers", ()),
+            keep_headers=cassettes.get("record_headers", ()),
+        )
+
+
+def serve(standin: KimiStandIn) -> list[str]:
+    """Run ``standin`` in the foreground until Ctrl-C, printing its base URL and key (and
+    what it records, replays and scripts).
+
+    :class:`StandInError` when its port cannot be listened on. Returns the problems a strict
+    replay (``replay(..., strict=True)``) found: requests no recording matched,
+    interactions left unused.
     """
-    standin = KimiStandIn(api_key=api_key, port=port, script=script, **cassettes).start()
+    standin.start()
+    deck = standin._deck
     try:
         print(f"Kimi stand-in listening on {standin.base_url}", flush=True)
-        if standin.recording:
-            upstream = cassettes["upstream"]
-            print(
-                f"Recording: {upstream} -> {cassettes['record']} (the key is forwarded)", flush=True
-            )
+        if deck.recorder is not None:
+            upstream, target = deck.recorder.upstream, deck.recorder.target
+            print(f"Recording: {upstream} -> {target} (the key is forwarded)", flush=True)
         else:
             print(f"API key: {standin.api_key}", flush=True)
-        if standin.replaying:
+        if deck.player is not None:
             count = len(standin.unused_interactions())
-            print(f"Replaying: {cassettes['replay']} ({count} interactions)", flush=True)
-        if script is not None:
+            sources = ", ".join(str(s) for s in deck.player.sources)
+            print(f"Replaying: {sources} ({count} interactions)", flush=True)
+        if standin.script is not None:
             rules, queued = len(standin.rules), standin.pending_replies
-            print(f"Script: {script} ({rules} rules, {queued} queued replies)", flush=True)
+            print(f"Script: {standin.script} ({rules} rules, {queued} queued replies)", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
         while not standin.wait(3600):
             pass
@@ -1130,7 +1149,24 @@ def serve_forever(
         pass
     finally:
         standin.stop()
-    if not standin.strict_replay:
-        return []
-    unused = [f"unused: {i.describe()}" for i in standin.unused_interactions()]
-    return [*standin.mismatches, *unused]
+    return deck.problems() if standin.strict_replay else []
+
+
+def serve_forever(
+    port: int = 0,
+    api_key: str = "test-key",
+    script: str | Path | None = None,
+    **cassettes: Unpack[DeprecatedCassetteKeywords],
+) -> list[str]:
+    """Run a stand-in in the foreground until Ctrl-C, printing its base URL and key.
+
+    ``script`` is a JSON script file (:meth:`KimiStandIn.load_script`); it is read before
+    the port is bound, so a broken one raises :class:`ScriptError` and serves nothing; a port
+    that cannot be listened on raises :class:`StandInError`. To serve cassettes, wrap a
+    stand-in and :func:`serve` it: ``serve(KimiStandIn(port=8765).replay("cassettes"))``
+    (the cassette keywords this function took are deprecated, as the constructor's).
+    """
+    standin = KimiStandIn(api_key=api_key, port=port, script=script)
+    if cassettes:
+        _deprecated_cassettes(standin, cassettes)
+    return serve(standin)

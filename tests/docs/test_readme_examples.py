@@ -320,6 +320,8 @@ def test_pytest_block_records_then_replays(
     block: Block, as_reader: KimiStandIn, tmp_path: Path
 ) -> None:
     (tmp_path / "test_readme.py").write_text(block.code)
+    # The plugin enabled as the README says (installing kimi-ext does not).
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["kimi_ext.testing.pytest_plugin"]\n')
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KIMI_", "PYTEST_"))}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_readme.py"]
     before = len(as_reader.requests)

@@ -28,7 +28,7 @@ def folder(tmp_path: Path) -> Path:
     with KimiStandIn(api_key=UPSTREAM_KEY) as upstream:
         for name in ("a", "b"):
             with (
-                KimiStandIn(record=where / f"{name}.json", upstream=upstream.base_url) as proxy,
+                KimiStandIn().record(where / f"{name}.json", upstream.base_url) as proxy,
                 client_for(proxy.base_url, UPSTREAM_KEY) as client,
             ):
                 call(client, "chat", True, **ask("chat", f"Hello {name}"))

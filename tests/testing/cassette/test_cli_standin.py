@@ -72,7 +72,7 @@ def test_strict_lists_the_unused_interactions_and_exits_8(
 ) -> None:
     cassette = tmp_path / "c.json"
     with (
-        KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy,
+        KimiStandIn().record(cassette, upstream.base_url) as proxy,
         client_for(proxy.base_url, UPSTREAM_KEY) as client,
     ):
         call(client, "chat", False, **ask("chat", "one"))

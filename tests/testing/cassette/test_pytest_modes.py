@@ -1,5 +1,6 @@
 """The ``kimi_cassette`` fixture and its record modes, in a pytest run of its own (the
-installed plugin, as an application's suite gets it), against an upstream stand-in."""
+plugin enabled with ``-p``, as an application's suite may enable it), against an upstream
+stand-in."""
 
 from __future__ import annotations
 
@@ -13,6 +14,11 @@ import pytest
 
 from kimi_ext.testing import KimiStandIn
 from tests.support.cassettes import UPSTREAM_KEY
+
+PLUGIN = "kimi_ext.testing.pytest_plugin"
+# The fixture wraps its stand-in with replay() and record(): the deprecated constructor
+# keywords would warn, made an error here.
+NO_DEPRECATED = ("-W", f"error::DeprecationWarning:{PLUGIN}")
 
 APP_TESTS = """
 from kimi_ext import Kimi
@@ -42,7 +48,7 @@ def run_pytest(
     if key is not None:
         env["KIMI_API_KEY"] = key
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_app.py", *args],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", PLUGIN, *NO_DEPRECATED, "test_app.py", *args],
         cwd=where, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
@@ -171,7 +177,7 @@ def test_a_marker_path_that_does_not_exist_warns_where_it_records(
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", PLUGIN, *NO_DEPRECATED,
              "suite/test_app.py", "--kimi-record-mode=once", "--kimi-upstream",
              upstream.base_url, *args],
             cwd=app, env=env, capture_output=True, text=True, timeout=120,

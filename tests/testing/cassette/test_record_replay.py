@@ -3,6 +3,7 @@ with no upstream running: the application sees exactly what it saw while recordi
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 from pathlib import Path
@@ -18,7 +19,7 @@ from tests.support.cassettes import FORMATS, UPSTREAM_KEY, Seen, ask, call, clie
 
 
 def record(upstream: KimiStandIn, path: Path, fmt: str, stream: bool, text: str) -> Seen:
-    with KimiStandIn(record=path, upstream=upstream.base_url) as proxy:
+    with KimiStandIn().record(path, upstream.base_url) as proxy:
         assert proxy.recording and not proxy.replaying
         with client_for(proxy.base_url, UPSTREAM_KEY) as client:
             return call(client, fmt, stream, **ask(fmt, text))
@@ -26,7 +27,7 @@ def record(upstream: KimiStandIn, path: Path, fmt: str, stream: bool, text: str)
 
 def replay(path: Path, fmt: str, stream: bool, text: str, **options: Any) -> Seen:
     with (
-        KimiStandIn(replay=path, **options) as player,
+        KimiStandIn().replay(path, **options) as player,
         client_for(player.base_url, player.api_key) as client,
     ):
         return call(client, fmt, stream, **ask(fmt, text))
@@ -102,10 +103,10 @@ def test_a_tool_loop_replays(fmt: str, upstream: KimiStandIn, tmp_path: Path) ->
         with client_for(base_url, key) as client:
             return endpoint(client, fmt).run_tools(tools=[get_weather], **ask(fmt, "Oslo?"))
 
-    with KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy:
+    with KimiStandIn().record(cassette, upstream.base_url) as proxy:
         recorded = loop(proxy.base_url, UPSTREAM_KEY)
     upstream.stop()
-    with KimiStandIn(replay=cassette, strict_replay=True) as player:
+    with KimiStandIn().replay(cassette, strict=True) as player:
         replayed = loop(player.base_url, player.api_key)
     assert recorded.rounds == replayed.rounds == 2
     assert replayed.final.to_dict() == recorded.final.to_dict()
@@ -127,7 +128,7 @@ def test_signed_thinking_comes_back_and_is_accepted(upstream: KimiStandIn, tmp_p
             two = client.messages.create(model="kimi-k3.1-pro", max_tokens=512, messages=history)
             return one, two
 
-    with KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy:
+    with KimiStandIn().record(cassette, upstream.base_url) as proxy:
         one, two = converse(proxy.base_url, UPSTREAM_KEY)
     thinking = next(b for b in one.content if b["type"] == "thinking")
     assert thinking["signature"] and upstream.verify_thinking(
@@ -135,7 +136,7 @@ def test_signed_thinking_comes_back_and_is_accepted(upstream: KimiStandIn, tmp_p
     )
     upstream.stop()
 
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         assert not player.verify_thinking("made up", thinking["signature"])
         assert player.verify_thinking(thinking["thinking"], thinking["signature"])
         one_again, two_again = converse(player.base_url, player.api_key)
@@ -166,13 +167,13 @@ def test_an_error_reply_and_the_retry_replay(upstream: KimiStandIn, tmp_path: Pa
                 client.chat.completions.create(**ask("chat", "Hi again"), max_retries=0)
             return ok.text, str(failed.value)
 
-    with KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy:
+    with KimiStandIn().record(cassette, upstream.base_url) as proxy:
         recorded = run(proxy.base_url, UPSTREAM_KEY)
     statuses = [i.reply.status for i in Cassette.load(cassette).interactions]
     assert statuses == [429, 200, 500]
     assert Cassette.load(cassette).interactions[0].reply.headers["retry-after"] == "0.01"
     upstream.stop()
-    with KimiStandIn(replay=cassette, strict_replay=True) as player:
+    with KimiStandIn().replay(cassette, strict=True) as player:
         assert run(player.base_url, player.api_key) == recorded
         assert len(player.requests) == 3
 
@@ -180,7 +181,7 @@ def test_an_error_reply_and_the_retry_replay(upstream: KimiStandIn, tmp_path: Pa
 def test_the_contract_is_still_enforced(upstream: KimiStandIn, tmp_path: Path) -> None:
     cassette = tmp_path / "c.json"
     record(upstream, cassette, "chat", False, "Hi")
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         bad = {**ask("chat", "Hi"), "temperature": "warm"}
         reply = httpx.post(f"{player.base_url}/v1/chat/completions", json=bad,
                            headers={"Authorization": f"Bearer {player.api_key}"})  # fmt: skip
@@ -198,7 +199,7 @@ def test_a_request_that_matches_nothing_names_the_closest(
     cassette = tmp_path / "c.json"
     record(upstream, cassette, "messages", False, "Weather in Oslo?")
     record(upstream, cassette, "messages", False, "Something else entirely")
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         with (
             client_for(player.base_url, player.api_key) as client,
             pytest.raises(kimi_ext.BadRequestError) as refused,
@@ -221,7 +222,7 @@ def test_a_change_near_the_end_of_a_long_value_shows_in_the_mismatch(
     cassette = tmp_path / "c.json"
     long = "Summarise the following notes for me: " + "tram tiles Tagus " * 8
     record(upstream, cassette, fmt, False, long + "in Lisbon.")
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         with (
             client_for(player.base_url, player.api_key) as client,
             pytest.raises(kimi_ext.BadRequestError) as refused,
@@ -236,7 +237,7 @@ def test_a_change_near_the_end_of_a_long_value_shows_in_the_mismatch(
     # A long value differing early is cut after the window only.
     early = tmp_path / "early.json"
     record(upstream, early, fmt, False, "x" + long)
-    with KimiStandIn(replay=early) as player, client_for(player.base_url, "test-key") as client:
+    with KimiStandIn().replay(early) as player, client_for(player.base_url, "test-key") as client:
         with pytest.raises(kimi_ext.BadRequestError):
             endpoint(client, fmt).create(**ask(fmt, "y" + long))
         (mismatch,) = player.mismatches
@@ -251,14 +252,14 @@ def test_each_recording_answers_once_unless_repeats_are_allowed(
     record(upstream, cassette, "chat", False, "Hi")
     assert replay(cassette, "chat", False, "Hi").result
     with (
-        KimiStandIn(replay=cassette) as player,
+        KimiStandIn().replay(cassette) as player,
         client_for(player.base_url, player.api_key) as client,
     ):
         client.chat.completions.create(**ask("chat", "Hi"))
         with pytest.raises(kimi_ext.BadRequestError, match="were all used"):
             client.chat.completions.create(**ask("chat", "Hi"))
     with (
-        KimiStandIn(replay=cassette, allow_repeats=True) as player,
+        KimiStandIn().replay(cassette, allow_repeats=True) as player,
         client_for(player.base_url, player.api_key) as client,
     ):
         a = client.chat.completions.create(**ask("chat", "Hi"))
@@ -273,7 +274,7 @@ def test_matching_ignores_volatile_fields_and_can_be_adjusted(
 
     cassette = tmp_path / "c.json"
     with (
-        KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy,
+        KimiStandIn().record(cassette, upstream.base_url) as proxy,
         client_for(proxy.base_url, UPSTREAM_KEY) as client,
     ):
         client.chat.completions.create(
@@ -282,13 +283,13 @@ def test_matching_ignores_volatile_fields_and_can_be_adjusted(
     again = {**ask("chat", "Hi"), "safety_identifier": "run-2", "max_completion_tokens": 300}
     matcher = Matcher(ignore=(*DEFAULT_IGNORE, "max_completion_tokens"))
     with (
-        KimiStandIn(replay=cassette, matcher=matcher) as p,
+        KimiStandIn().replay(cassette, matcher=matcher) as p,
         client_for(p.base_url, p.api_key) as client,
     ):
         assert client.chat.completions.create(**again).text == "Hi"
     # By default only safety_identifier is ignored.
     with (
-        KimiStandIn(replay=cassette) as p,
+        KimiStandIn().replay(cassette) as p,
         client_for(p.base_url, p.api_key) as client,
         pytest.raises(
             kimi_ext.BadRequestError, match="max_completion_tokens: recorded 200, got 300"
@@ -304,7 +305,7 @@ def test_strict_replay_fails_on_an_unused_interaction(
     record(upstream, cassette, "chat", False, "one")
     record(upstream, cassette, "chat", False, "two")
     with pytest.raises(CassetteError, match=r"unused: .*c\.json #1 \(POST /v1/chat/completions\)"):
-        replay(cassette, "chat", False, "one", strict_replay=True)
+        replay(cassette, "chat", False, "one", strict=True)
     replay(cassette, "chat", False, "one")  # not strict: fine
 
 
@@ -315,7 +316,7 @@ def test_a_replayed_stream_cut_at_frame_k(fmt: str, upstream: KimiStandIn, tmp_p
     stored = Cassette.load(cassette).interactions[0]
     frames = stored.reply.frames
     assert frames is not None
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         player.fault(Fault.cut_stream(after=3))
         with (
             client_for(player.base_url, player.api_key) as client,
@@ -323,7 +324,7 @@ def test_a_replayed_stream_cut_at_frame_k(fmt: str, upstream: KimiStandIn, tmp_p
         ):
             call(client, fmt, True, **ask(fmt, "A long enough answer to cut."))
     # What went over the wire: exactly the first three recorded frames, then the close.
-    with KimiStandIn(replay=cassette) as player:
+    with KimiStandIn().replay(cassette) as player:
         player.fault(Fault.cut_stream(after=3))
         body = b""
         url = f"{player.base_url}{player_path(fmt)}"
@@ -355,7 +356,7 @@ def headers(standin: KimiStandIn, fmt: str) -> dict[str, str]:
 def test_other_faults_apply_to_a_replay(upstream: KimiStandIn, tmp_path: Path) -> None:
     cassette = tmp_path / "c.json"
     record(upstream, cassette, "messages", True, "Hi")
-    with KimiStandIn(replay=cassette, allow_repeats=True) as player:
+    with KimiStandIn().replay(cassette, allow_repeats=True) as player:
         player.fault(Fault.error_event(after=2))
         with client_for(player.base_url, player.api_key) as client:
             with pytest.raises(kimi_ext.KimiError, match="Overloaded"):
@@ -377,7 +378,7 @@ def test_recorded_pacing_is_kept_or_dropped(upstream: KimiStandIn, tmp_path: Pat
     replay(cassette, "chat", True, "Hi", timing="recorded")
     assert time.monotonic() - started >= 0.4
     with pytest.raises(ValueError, match="timing"):
-        KimiStandIn(replay=cassette, timing="slow")  # type: ignore[arg-type]
+        KimiStandIn().replay(cassette, timing="slow")  # type: ignore[arg-type]
 
 
 def test_a_stream_is_relayed_as_it_arrives(tmp_path: Path) -> None:
@@ -407,7 +408,7 @@ def test_a_stream_is_relayed_as_it_arrives(tmp_path: Path) -> None:
     server.start()
     cassette = tmp_path / "c.json"
     try:
-        with KimiStandIn(record=cassette, upstream=f"http://127.0.0.1:{port}") as proxy:
+        with KimiStandIn().record(cassette, f"http://127.0.0.1:{port}") as proxy:
             url = f"{proxy.base_url}/v1/chat/completions"
             auth = {"Authorization": "Bearer k"}
             with httpx.stream("POST", url, content=b"{}", headers=auth, timeout=30) as response:
@@ -435,7 +436,7 @@ def test_an_upstream_cut_is_recorded_and_replayed_as_a_cut(
     cassette = tmp_path / "c.json"
     upstream.fault(Fault.cut_stream(after=4))
     with (
-        KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy,
+        KimiStandIn().record(cassette, upstream.base_url) as proxy,
         client_for(proxy.base_url, UPSTREAM_KEY) as client,
         pytest.raises(kimi_ext.IncompleteStreamError) as live,
     ):
@@ -444,7 +445,7 @@ def test_an_upstream_cut_is_recorded_and_replayed_as_a_cut(
     assert stored.ending == "close" and stored.frames is not None and len(stored.frames) == 4
     upstream.stop()
     with (
-        KimiStandIn(replay=cassette) as player,
+        KimiStandIn().replay(cassette) as player,
         client_for(player.base_url, player.api_key) as client,
         pytest.raises(kimi_ext.IncompleteStreamError) as replayed,
     ):
@@ -454,16 +455,14 @@ def test_an_upstream_cut_is_recorded_and_replayed_as_a_cut(
 
 def test_recording_setup_mistakes_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unencrypted"):
-        KimiStandIn(record=tmp_path / "c.json", upstream="http://api.example.com")
-    with pytest.raises(ValueError, match="go together"):
-        KimiStandIn(record=tmp_path / "c.json")
+        KimiStandIn().record(tmp_path / "c.json", "http://api.example.com")
     with pytest.raises(CassetteError, match="no cassette there"):
-        KimiStandIn(replay=tmp_path / "missing.json")
+        KimiStandIn().replay(tmp_path / "missing.json")
     (tmp_path / "broken.json").write_text('{"kimi_cassette": 1, "interactions": [{"request": {}}]}')
     with pytest.raises(
         CassetteError, match=r"broken\.json: interactions\[0\]: missing field 'response'"
     ):
-        KimiStandIn(replay=tmp_path / "broken.json")
+        KimiStandIn().replay(tmp_path / "broken.json")
 
 
 def test_an_unreachable_upstream_gets_a_502(tmp_path: Path) -> None:
@@ -472,7 +471,7 @@ def test_an_unreachable_upstream_gets_a_502(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    with KimiStandIn(record=tmp_path / "c.json", upstream=f"http://127.0.0.1:{port}") as proxy:
+    with KimiStandIn().record(tmp_path / "c.json", f"http://127.0.0.1:{port}") as proxy:
         reply = httpx.post(f"{proxy.base_url}/v1/chat/completions", json=ask("chat", "Hi"),
                            headers={"Authorization": "Bearer k"})  # fmt: skip
     assert reply.status_code == 502
@@ -484,7 +483,7 @@ def test_a_recording_stand_in_can_be_stopped_and_started_again(
     upstream: KimiStandIn, tmp_path: Path
 ) -> None:
     cassette = tmp_path / "c.json"
-    proxy = KimiStandIn(record=cassette, upstream=upstream.base_url)
+    proxy = KimiStandIn().record(cassette, upstream.base_url)
     for text in ("one", "two"):
         with proxy, client_for(proxy.base_url, UPSTREAM_KEY) as client:
             assert call(client, "chat", False, **ask("chat", text)).result
@@ -498,15 +497,92 @@ def test_matching_on_the_query_string_is_optional(upstream: KimiStandIn, tmp_pat
     from kimi_ext.testing.matching import Matcher
 
     cassette = tmp_path / "c.json"
-    with KimiStandIn(record=cassette, upstream=upstream.base_url) as proxy:
+    with KimiStandIn().record(cassette, upstream.base_url) as proxy:
         reply = httpx.post(f"{proxy.base_url}/v1/chat/completions?trace=1", json=ask("chat", "Hi"),
                            headers={"Authorization": f"Bearer {UPSTREAM_KEY}"})  # fmt: skip
         assert reply.status_code == 200
     assert Cassette.load(cassette).interactions[0].query == "trace=1"
     for matcher, status in ((Matcher(), 200), (Matcher(query=True), 400)):
-        with KimiStandIn(replay=cassette, matcher=matcher) as player:
+        with KimiStandIn().replay(cassette, matcher=matcher) as player:
             reply = httpx.post(f"{player.base_url}/v1/chat/completions?trace=2",
                                json=ask("chat", "Hi"),
                                headers={"Authorization": f"Bearer {player.api_key}"})  # fmt: skip
             assert reply.status_code == status, reply.text
     assert "with the query 'trace=2' (recorded: 'trace=1')" in reply.json()["error"]["message"]
+
+
+# ------------------------------------------------------- cassettes wrap the stand-in
+
+
+def test_the_constructor_takes_server_settings_only() -> None:
+    named = {
+        name
+        for name, p in inspect.signature(KimiStandIn).parameters.items()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    }
+    assert not named & {"record", "upstream", "replay", "timing", "matcher", "strict_replay"}
+    assert {"api_key", "port", "sse_transport", "strict_fields", "script"} <= named
+
+
+@pytest.mark.parametrize("order", ["replay, then record", "record, then replay"])
+def test_replay_and_record_compose_into_new_episodes(
+    order: str, upstream: KimiStandIn, tmp_path: Path
+) -> None:
+    """Both wrappers, in either order: what the cassette answers is replayed, the rest is
+    forwarded, answered by the service and added to the cassette."""
+    cassette = tmp_path / "c.json"
+    record(upstream, cassette, "chat", False, "one")
+    standin = KimiStandIn()
+    if order == "replay, then record":
+        standin.replay(cassette).record(cassette, upstream.base_url)
+    else:
+        standin.record(cassette, upstream.base_url).replay(cassette)
+    assert standin.recording and standin.replaying
+    with standin, client_for(standin.base_url, UPSTREAM_KEY) as client:
+        assert call(client, "chat", False, **ask("chat", "one")).result["choices"]
+        assert call(client, "chat", False, **ask("chat", "two")).result["choices"]
+    assert len(upstream.requests) == 2  # "one" was replayed, "two" forwarded
+    assert len(Cassette.load(cassette).interactions) == 2
+    upstream.stop()
+    with (  # both are answered now, offline (strict: none went unused)
+        KimiStandIn().replay(cassette, strict=True) as player,
+        client_for(player.base_url, player.api_key) as client,
+    ):
+        for text in ("one", "two"):
+            assert call(client, "chat", False, **ask("chat", text)).result["choices"]
+
+
+def test_a_stand_in_is_wrapped_before_it_starts(upstream: KimiStandIn, tmp_path: Path) -> None:
+    cassette = tmp_path / "c.json"
+    record(upstream, cassette, "chat", False, "one")
+    with KimiStandIn() as running:
+        with pytest.raises(RuntimeError, match=r"replay\(\) wraps the stand-in before start"):
+            running.replay(cassette)
+        with pytest.raises(RuntimeError, match=r"record\(\) wraps the stand-in before start"):
+            running.record(cassette, upstream.base_url)
+        assert not running.recording and not running.replaying
+    with pytest.raises(ValueError, match="already replays"):
+        KimiStandIn().replay(cassette).replay(cassette)
+
+
+def test_the_old_cassette_keywords_still_work_with_a_deprecation_warning(
+    upstream: KimiStandIn, tmp_path: Path
+) -> None:
+    """``KimiStandIn(record=, upstream=)`` and ``KimiStandIn(replay=, ...)``: deprecated for
+    a release, and doing what they did."""
+    cassette = tmp_path / "c.json"
+    with pytest.warns(DeprecationWarning, match=r"KimiStandIn\(record=, upstream=\)") as seen:
+        proxy = KimiStandIn(record=cassette, upstream=upstream.base_url)
+    assert seen[0].filename == __file__  # the warning points at the caller
+    with proxy, client_for(proxy.base_url, UPSTREAM_KEY) as client:
+        recorded = call(client, "chat", False, **ask("chat", "one"))
+    upstream.stop()
+    with pytest.warns(DeprecationWarning, match=r"\.replay\(path"):
+        player = KimiStandIn(replay=cassette, strict_replay=True, allow_repeats=True)
+    assert player.replaying and not player.recording and player.strict_replay
+    with player, client_for(player.base_url, player.api_key) as client:
+        assert call(client, "chat", False, **ask("chat", "one")).result == recorded.result
+    with pytest.raises(ValueError, match="go together"):
+        KimiStandIn(record=tmp_path / "c.json")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'replays'"):
+        KimiStandIn(replays=cassette)  # type: ignore[call-arg]

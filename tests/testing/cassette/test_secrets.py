@@ -49,9 +49,9 @@ def test_the_key_is_in_no_cassette_in_any_form(tmp_path: Path) -> None:
         upstream.when(Match(text="tool please"), Reply(
             tool_calls=[ToolCallSpec("login", {"token": KEY, "basic": BASIC})], reasoning=PLANTED
         ))  # fmt: skip
-        with KimiStandIn(record=folder, upstream=upstream.base_url,
+        with KimiStandIn().record(folder, upstream.base_url,
                          scrubbers=[re.compile(r"acct-\d+"), "Jane Doe"],
-                         record_headers=["x-debug", "x-echo"]) as proxy:  # fmt: skip
+                         keep_headers=["x-debug", "x-echo"]) as proxy:  # fmt: skip
             headers = {
                 "x-api-key": KEY,  # both credential headers at once
                 "x-debug": KEY,  # allow-listed by the user: still scrubbed
@@ -121,7 +121,7 @@ def test_user_scrubbers_of_each_kind() -> None:
 def test_the_recording_stand_in_shows_no_key_in_its_requests(tmp_path: Path) -> None:
     with (
         KimiStandIn(api_key=KEY) as upstream,
-        KimiStandIn(record=tmp_path / "c.json", upstream=upstream.base_url) as proxy,
+        KimiStandIn().record(tmp_path / "c.json", upstream.base_url) as proxy,
         client_for(proxy.base_url, KEY) as client,
     ):
         call(client, "chat", False, **ask("chat", "Hi"))
@@ -160,7 +160,7 @@ def test_no_repr_pickle_or_log_line_shows_the_key(
     server.start()
     upstream = f"http://127.0.0.1:{listener.getsockname()[1]}"
     try:
-        with KimiStandIn(record=tmp_path / "c.json", upstream=upstream) as proxy:
+        with KimiStandIn().record(tmp_path / "c.json", upstream) as proxy:
             url = f"{proxy.base_url}/v1/chat/completions?api_key={QUOTED}"
             auth = {"Authorization": f"Bearer {KEY}"}
             assert httpx.post(url, json=ask("chat", "Hi"), headers=auth).status_code == 200

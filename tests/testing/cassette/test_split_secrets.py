@@ -69,7 +69,7 @@ def record(upstream: KimiStandIn, folder: Path, fmt: str, reply: Reply) -> dict[
     """Record one streamed call; returns what the application saw live."""
     upstream.queue(reply)
     with (
-        KimiStandIn(record=folder / "c.json", upstream=upstream.base_url) as proxy,
+        KimiStandIn().record(folder / "c.json", upstream.base_url) as proxy,
         client_for(proxy.base_url, KEY) as client,
     ):
         return call(client, fmt, True, **ask(fmt, "Echo it")).result
@@ -78,7 +78,7 @@ def record(upstream: KimiStandIn, folder: Path, fmt: str, reply: Reply) -> dict[
 def replayed(folder: Path, fmt: str) -> dict[str, Any]:
     """What the application sees when the cassette replays."""
     with (
-        KimiStandIn(api_key=KEY, replay=folder / "c.json") as player,
+        KimiStandIn(api_key=KEY).replay(folder / "c.json") as player,
         client_for(player.base_url, KEY) as client,
     ):
         return call(client, fmt, True, **ask(fmt, "Echo it")).result
@@ -192,7 +192,7 @@ def test_the_users_own_secrets_split_across_frames_are_scrubbed(
     upstream.chunk_chars = chunk
     upstream.queue(Reply(text="For Jane Doe, account acct-1234567: all fine."))
     with (
-        KimiStandIn(record=tmp_path / "c.json", upstream=upstream.base_url,
+        KimiStandIn().record(tmp_path / "c.json", upstream.base_url,
                     scrubbers=["Jane Doe", re.compile(r"acct-\d+")]) as proxy,
         client_for(proxy.base_url, KEY) as client,
     ):  # fmt: skip

@@ -9,7 +9,6 @@ import httpx
 import pytest
 
 from kimi_ext.testing import KimiStandIn
-from kimi_ext.testing.pytest_plugin import kimi_standin  # noqa: F401  (the shipped fixture)
 from tests.support.standin import PATHS, SpecValidator, Wire, load_spec
 
 # Building an SSL context costs ~40 ms; the stand-in is plain http, so share one.
@@ -22,11 +21,11 @@ def specs() -> dict[str, SpecValidator]:
 
 
 @pytest.fixture
-def standin(kimi_standin: KimiStandIn) -> KimiStandIn:  # noqa: F811
+def standin(kimi_standin: KimiStandIn) -> KimiStandIn:
     return kimi_standin
 
 
 @pytest.fixture
-def wire(kimi_standin: KimiStandIn, specs: dict[str, SpecValidator]) -> Iterator[Wire]:  # noqa: F811
+def wire(kimi_standin: KimiStandIn, specs: dict[str, SpecValidator]) -> Iterator[Wire]:
     with httpx.Client(base_url=kimi_standin.base_url, timeout=10, verify=SSL_CONTEXT) as client:
         yield Wire(kimi_standin, specs, client)
