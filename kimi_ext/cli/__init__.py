@@ -30,6 +30,7 @@ closest option or choice.
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import TYPE_CHECKING, Any, TextIO
 
 from kimi_ext.cli.exits import (
@@ -74,3 +75,46 @@ def main(
         code = EXIT_INTERRUPTED
     exit(code)
     return code
+
+
+# The names kimi_ext.cli had when it was one module, and where each is now: still found
+# here for a release (with a DeprecationWarning), without loading anything until asked.
+_MOVED: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(
+        ["EXIT_BATCH_INPUT", "EXIT_CODES", "EXIT_TABLE", "exit_code", "exit_table",
+         "json_line", "one_line", "printable"],
+        ("output", ""),
+    ),
+    **dict.fromkeys(
+        ["ChatSession", "DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "STOP_REASON", "Style",
+         "Thinking", "envelope", "new_history", "usage_line"],
+        ("session", ""),
+    ),
+    **dict.fromkeys(
+        ["HISTORY_CLASSES", "SAVE_VERSION", "Saved", "load_conversation", "save_conversation"],
+        ("saved", ""),
+    ),
+    **dict.fromkeys(["HELP", "PROMPT", "Repl"], ("repl", "")),
+    **dict.fromkeys(["FORMATS", "run_chat"], ("chat", "")),
+    **dict.fromkeys(["api_key_of", "base_url_of"], ("options", "")),
+    **dict.fromkeys(["Parser", "build_parser", "run_command"], ("commands", "")),
+    "STANDIN_HOWTO": ("standin", "HOWTO"),
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the former single-module ``kimi_ext.cli`` (deprecated here: see
+    ``_MOVED`` for its module now)."""
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, new_name = _MOVED[name]
+    new_name = new_name or name
+    warnings.warn(
+        f"kimi_ext.cli.{name} is now kimi_ext.cli.{module}.{new_name}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    # The parser imports every module of the package (each command's, and what they share).
+    from kimi_ext.cli import commands as _every_module  # noqa: F401
+
+    return getattr(sys.modules[f"{__name__}.{module}"], new_name)

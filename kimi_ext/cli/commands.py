@@ -69,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: Sequence[str] | None, stdin: TextIO, out: TextIO) -> int:
     """Parse ``argv`` and run its command; returns the exit code (see ``kimi --help``)."""
-    args = build_parser().parse_args(argv)
+    return run_command(build_parser().parse_args(argv), stdin, out)
+
+
+def run_command(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    """Run the command ``args`` (from :func:`build_parser`) holds; returns its exit code."""
     try:
         code: int = args.run(args, stdin, out)
     except errors.KimiError as exc:

@@ -1,13 +1,17 @@
 """The entry module: importing ``kimi_ext.cli`` (the ``kimi`` script does, and so may any
 program) changes nothing in the process, not even for a while, and loads nothing heavy;
-``kimi`` and ``python -m kimi_ext.cli`` both run the command."""
+``kimi`` and ``python -m kimi_ext.cli`` both run the command; the names of the former
+single-module cli still work, with a DeprecationWarning naming their new home."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import kimi_ext
 
@@ -70,3 +74,17 @@ def test_the_kimi_script_and_python_m_run_the_same_command() -> None:
     for command in ([sys.executable, str(script)], [sys.executable, "-m", "kimi_ext.cli"]):
         done = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60)
         assert (done.returncode, done.stdout) == (0, want), command
+
+
+def test_the_names_of_the_single_module_cli_still_work_with_a_warning() -> None:
+    cli = importlib.import_module("kimi_ext.cli")
+    for old, (module, new) in cli._MOVED.items():
+        with pytest.warns(DeprecationWarning, match=rf"kimi_ext\.cli\.{old} is now"):
+            value = getattr(cli, old)
+        home = importlib.import_module(f"kimi_ext.cli.{module}")
+        assert value is getattr(home, new or old), old
+    with pytest.warns(DeprecationWarning):
+        from kimi_ext.cli import build_parser  # as a program importing it would
+    assert build_parser().parse_args(["chat", "hi"]).prompt == ["hi"]
+    with pytest.raises(AttributeError, match="no_such_name"):
+        cli.no_such_name  # noqa: B018
