@@ -65,8 +65,9 @@ def main(
     ``sys.argv[1:]``) and ``exit`` with its code (see ``kimi --help``)."""
     try:
         # The heavy imports happen here, not when this module is imported: a Ctrl-C while
-        # they run (or later: each command says what an interruption leaves behind) is one
-        # line and 130, with the process's own SIGINT handling left as it was.
+        # they run or while the command line is read is one line and 130 (a command with
+        # more to say, say a chat with a --save file, says it itself). The process's own
+        # SIGINT handling is left as it was: nothing to swap, nothing to put back.
         from kimi_ext.cli.commands import run
 
         code = run(argv, stdin or sys.stdin, out or sys.stdout)
