@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AsyncKimi", "Kimi"]
 
-# Turns telemetry on for clients made without telemetry= (see the README's Telemetry).
+# Turns telemetry on for clients made without telemetry= (see docs/telemetry.md).
 ENV_TELEMETRY = "KIMI_TELEMETRY"
 _TRUE = ("1", "true", "yes", "on")
 _HOOK_EVENTS = (

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from kimi_ext.cli import EXIT_CODES, EXIT_INTERRUPTED, exit_code
+from kimi_ext.cli import EXIT_INTERRUPTED
+from kimi_ext.cli.output import EXIT_CODES, exit_code
 from kimi_ext.errors import APIStatusError, QuotaExceededError
 from kimi_ext.testing import Fault, KimiStandIn, Reply
 from tests.support.cli import Piped

@@ -15,14 +15,8 @@ from pathlib import Path
 import pytest
 
 from kimi_ext import ChatHistory, KimiError, MessagesHistory, ResponsesHistory
-from kimi_ext.cli import (
-    EXIT_CODES,
-    EXIT_INTERRUPTED,
-    EXIT_SETUP,
-    EXIT_STANDIN,
-    EXIT_TABLE,
-    EXIT_USAGE,
-)
+from kimi_ext.cli import EXIT_INTERRUPTED, EXIT_SETUP, EXIT_STANDIN, EXIT_USAGE
+from kimi_ext.cli.output import EXIT_CODES, EXIT_TABLE
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 from tests.support.cli import CLI, Piped, interrupt_at
 from tests.support.paths import ROOT

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from kimi_ext.cli import exit_code
+from kimi_ext.cli.output import exit_code
 from kimi_ext.errors import RateLimitError
 from tests.support.hostile_server import SSE, RawServer, answer, head, replies
 

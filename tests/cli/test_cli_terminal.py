@@ -33,7 +33,13 @@ def _controlling_terminal() -> None:
 class Terminal:
     """``kimi chat`` on a pty: type keys, read the screen."""
 
-    def __init__(self, standin: KimiStandIn, *args: str, setup: Path | None = None) -> None:
+    def __init__(
+        self,
+        standin: KimiStandIn,
+        *args: str,
+        setup: Path | None = None,
+        program: tuple[str, ...] = (sys.executable, "-m", "kimi_ext.cli"),
+    ) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KIMI_")}
         env.update(KIMI_API_KEY=standin.api_key, PYTHONUNBUFFERED="1", TERM="xterm")
         env.pop("INPUTRC", None)
@@ -41,7 +47,7 @@ class Terminal:
             interrupt_at(setup, env, os.environ["KIMI_TEST_SIGINT_AT"], wait=True)
         self.master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kimi_ext.cli", "chat", "--base-url", standin.base_url, *args],
+            [*program, "chat", "--base-url", standin.base_url, *args],
             stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
             start_new_session=True, preexec_fn=_controlling_terminal,
         )  # fmt: skip
@@ -232,6 +238,34 @@ def test_ctrl_c_typed_while_starting_exits_130_quietly(
     monkeypatch.setenv("KIMI_TEST_SIGINT_AT", at)
     term = Terminal(kimi_standin, setup=tmp_path)
     term.read_until(f"<<starting: {at}>>".encode())
+    term.type(CTRL_C)
+    assert term.finish() == EXIT_INTERRUPTED
+    rest = term.screen.split(b">>", 1)[1]
+    assert rest.replace(b"^C", b"").strip() == b"interrupted"
+    assert b"Traceback" not in term.screen and b"you> " not in term.screen
+    assert kimi_standin.requests == []
+
+
+# The `kimi` script imports kimi_ext.cli and calls main(); python -m runs the package's
+# __main__. Either way the first heavy import (httpx) comes after main() started, and a
+# Ctrl-C typed there is one line and 130.
+@pytest.mark.parametrize(
+    "program",
+    [
+        (sys.executable, str(Path(sys.executable).with_name("kimi"))),
+        (sys.executable, "-m", "kimi_ext.cli"),
+    ],
+    ids=["kimi script", "python -m"],
+)
+def test_ctrl_c_typed_during_the_first_heavy_import_exits_130_quietly(
+    kimi_standin: KimiStandIn,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    program: tuple[str, ...],
+) -> None:
+    monkeypatch.setenv("KIMI_TEST_SIGINT_AT", "import httpx")
+    term = Terminal(kimi_standin, setup=tmp_path, program=program)
+    term.read_until(b"<<starting: import httpx>>")
     term.type(CTRL_C)
     assert term.finish() == EXIT_INTERRUPTED
     rest = term.screen.split(b">>", 1)[1]
