@@ -34,6 +34,7 @@ BY_STRING = {
     "kimi_ext/batch/__init__.py": "its _HOMES table (mirrored)",
     "kimi_ext/_core/call/lazy.py": "lazy_attributes, the tables of chat, messages, responses",
     "kimi_ext/_core/contract/__init__.py": "kimi_raw._contract (generated)",
+    "kimi_ext/_core/contract/fast.py": "kimi_raw._contract.<format>_fast_<mode> (generated)",
     "kimi_ext/_core/model/result.py": "kimi_raw.<format>.models (generated)",
     "kimi_ext/_core/streaming/stream.py": "kimi_raw.<format>.models (generated)",
 }
