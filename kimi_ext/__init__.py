@@ -23,12 +23,15 @@ What is here:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-# The public names are imported on first use (PEP 562), not with the package: `import
-# kimi_ext.cli` then runs the command's own first lines (its Ctrl-C handling) before the
-# heavy imports, and a program pays only for what it uses.
+from kimi_ext._core.call.lazy import lazy_attributes
+
+# The one table of the public names: name -> the module it lives in. Each is imported on
+# first use (PEP 562), not with the package: `import kimi_ext.cli` then runs the command's
+# own first lines (its Ctrl-C handling) before the heavy imports, and a program pays only
+# for what it uses. The imports under TYPE_CHECKING mirror it for type checkers and the
+# layer check (tests/tooling/test_lazy_imports.py holds the two in step).
 _HOMES: dict[str, str] = {
     "DEFAULT_BASE_URL": "kimi_ext._core.transport.config",
     "FALLBACK_BASE_URL": "kimi_ext._core.transport.config",
@@ -80,115 +83,59 @@ _HOMES: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from kimi_ext._core.contract.effort import normalize_effort
-    from kimi_ext._core.model.result import ToolCall
-    from kimi_ext._core.transport.config import (
-        DEFAULT_BASE_URL,
-        FALLBACK_BASE_URL,
-        SEEDROUTER_BASE_URL,
-    )
-    from kimi_ext._core.transport.version import __version__
-    from kimi_ext.chat import ChatCompletion, ChatHistory, web_search_echo
-    from kimi_ext.client import AsyncKimi, Kimi
-    from kimi_ext.continuation import ContinuedChatCompletion, ContinuedMessage, resume
-    from kimi_ext.errors import (
-        APIConnectionError,
-        APIError,
-        APIResponseError,
-        APIStatusError,
-        APITimeoutError,
-        AuthenticationError,
-        BadRequestError,
-        ClientConfigError,
-        ClientStateError,
-        ConflictError,
-        ContinuationUnsupportedError,
-        HistoryError,
-        IncompleteStreamError,
-        InternalServerError,
-        InvalidToolCallError,
-        KimiError,
-        NotFoundError,
-        PermissionDeniedError,
-        QuotaExceededError,
-        RateLimitError,
-        RequestValidationError,
-        StructuredOutputError,
-        ToolDefinitionError,
-        UnprocessableEntityError,
-    )
-    from kimi_ext.messages import Message, MessagesHistory
-    from kimi_ext.responses import Response, ResponsesHistory
-    from kimi_ext.tool_loop import ToolRun
-    from kimi_ext.tools import Tool, tool
-    from kimi_ext.usage import Usage, usage_of
+    from kimi_ext._core.contract.effort import normalize_effort as normalize_effort
+    from kimi_ext._core.model.result import ToolCall as ToolCall
+    from kimi_ext._core.transport.config import DEFAULT_BASE_URL as DEFAULT_BASE_URL
+    from kimi_ext._core.transport.config import FALLBACK_BASE_URL as FALLBACK_BASE_URL
+    from kimi_ext._core.transport.config import SEEDROUTER_BASE_URL as SEEDROUTER_BASE_URL
+    from kimi_ext._core.transport.version import __version__ as __version__
+    from kimi_ext.chat import ChatCompletion as ChatCompletion
+    from kimi_ext.chat import ChatHistory as ChatHistory
+    from kimi_ext.chat import web_search_echo as web_search_echo
+    from kimi_ext.client import AsyncKimi as AsyncKimi
+    from kimi_ext.client import Kimi as Kimi
+    from kimi_ext.continuation import ContinuedChatCompletion as ContinuedChatCompletion
+    from kimi_ext.continuation import ContinuedMessage as ContinuedMessage
+    from kimi_ext.continuation import resume as resume
+    from kimi_ext.errors import APIConnectionError as APIConnectionError
+    from kimi_ext.errors import APIError as APIError
+    from kimi_ext.errors import APIResponseError as APIResponseError
+    from kimi_ext.errors import APIStatusError as APIStatusError
+    from kimi_ext.errors import APITimeoutError as APITimeoutError
+    from kimi_ext.errors import AuthenticationError as AuthenticationError
+    from kimi_ext.errors import BadRequestError as BadRequestError
+    from kimi_ext.errors import ClientConfigError as ClientConfigError
+    from kimi_ext.errors import ClientStateError as ClientStateError
+    from kimi_ext.errors import ConflictError as ConflictError
+    from kimi_ext.errors import ContinuationUnsupportedError as ContinuationUnsupportedError
+    from kimi_ext.errors import HistoryError as HistoryError
+    from kimi_ext.errors import IncompleteStreamError as IncompleteStreamError
+    from kimi_ext.errors import InternalServerError as InternalServerError
+    from kimi_ext.errors import InvalidToolCallError as InvalidToolCallError
+    from kimi_ext.errors import KimiError as KimiError
+    from kimi_ext.errors import NotFoundError as NotFoundError
+    from kimi_ext.errors import PermissionDeniedError as PermissionDeniedError
+    from kimi_ext.errors import QuotaExceededError as QuotaExceededError
+    from kimi_ext.errors import RateLimitError as RateLimitError
+    from kimi_ext.errors import RequestValidationError as RequestValidationError
+    from kimi_ext.errors import StructuredOutputError as StructuredOutputError
+    from kimi_ext.errors import ToolDefinitionError as ToolDefinitionError
+    from kimi_ext.errors import UnprocessableEntityError as UnprocessableEntityError
+    from kimi_ext.messages import Message as Message
+    from kimi_ext.messages import MessagesHistory as MessagesHistory
+    from kimi_ext.responses import Response as Response
+    from kimi_ext.responses import ResponsesHistory as ResponsesHistory
+    from kimi_ext.tool_loop import ToolRun as ToolRun
+    from kimi_ext.tools import Tool as Tool
+    from kimi_ext.tools import tool as tool
+    from kimi_ext.usage import Usage as Usage
+    from kimi_ext.usage import usage_of as usage_of
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        # A submodule (kimi_ext.formats ...), as `import kimi_ext` made them reachable.
-        try:
-            return importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+# Derived from the one table: a new public name is a line in _HOMES (and its import above).
+__all__ = list(_HOMES)
+__getattr__ = lazy_attributes(__name__, _HOMES, submodules=True)
 
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-__all__ = [
-    "DEFAULT_BASE_URL",
-    "FALLBACK_BASE_URL",
-    "SEEDROUTER_BASE_URL",
-    "APIConnectionError",
-    "APIError",
-    "APIResponseError",
-    "APIStatusError",
-    "APITimeoutError",
-    "AsyncKimi",
-    "AuthenticationError",
-    "BadRequestError",
-    "ChatCompletion",
-    "ChatHistory",
-    "ClientConfigError",
-    "ClientStateError",
-    "ConflictError",
-    "ContinuationUnsupportedError",
-    "ContinuedChatCompletion",
-    "ContinuedMessage",
-    "HistoryError",
-    "IncompleteStreamError",
-    "InternalServerError",
-    "InvalidToolCallError",
-    "Kimi",
-    "KimiError",
-    "Message",
-    "MessagesHistory",
-    "NotFoundError",
-    "PermissionDeniedError",
-    "QuotaExceededError",
-    "RateLimitError",
-    "RequestValidationError",
-    "Response",
-    "ResponsesHistory",
-    "StructuredOutputError",
-    "Tool",
-    "ToolCall",
-    "ToolDefinitionError",
-    "ToolRun",
-    "UnprocessableEntityError",
-    "Usage",
-    "__version__",
-    "normalize_effort",
-    "resume",
-    "tool",
-    "usage_of",
-    "web_search_echo",
-]

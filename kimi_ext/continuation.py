@@ -180,7 +180,7 @@ def _finished(partial: Result) -> bool:
 _CLIENT_RULE = "must be a Kimi or AsyncKimi client (an instance)"
 
 
-class _Plan:
+class _Resumption:
     """What resume needs: the resource, the format's rules, the partial, the params."""
 
     __slots__ = ("finished", "params", "partial", "resource", "rules")
@@ -219,7 +219,7 @@ class _Plan:
         self.finished = _finished(partial)
 
 
-def _broken(broken: IncompleteStreamError, plan: _Plan, sent: str) -> IncompleteStreamError:
+def _broken(broken: IncompleteStreamError, plan: _Resumption, sent: str) -> IncompleteStreamError:
     """The error of a continuation stream that broke too: its partial joined to the prefix
     (and to the reasoning resumed), so ``resume`` can be called again with it."""
     return IncompleteStreamError(
@@ -230,13 +230,13 @@ def _broken(broken: IncompleteStreamError, plan: _Plan, sent: str) -> Incomplete
     )
 
 
-def _resume_sync(plan: _Plan) -> Result:
+def _resume_sync(plan: _Resumption) -> Result:
     if plan.finished:
         return plan.partial  # nothing more to ask for: no request
     return _continue(plan.resource, plan.partial.text, plan.partial, plan.params)
 
 
-async def _resume_async(plan: _Plan) -> Result:
+async def _resume_async(plan: _Resumption) -> Result:
     if plan.finished:
         return plan.partial
     return await _acontinue(plan.resource, plan.partial.text, plan.partial, plan.params)
@@ -269,7 +269,7 @@ class _Skip:
 class _ResumedCore:
     """What the sync and async resumed streams share: the plan, errors, the joined result."""
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Resumption) -> None:
         self._plan = plan
         self._manager: Any = None
         self._error: IncompleteStreamError | None = None
@@ -306,7 +306,7 @@ class ResumedStream(_ResumedCore):
     Without ``with``, the request is sent on first use and the response closed at the
     end of the stream."""
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Resumption) -> None:
         super().__init__(plan)
         self._stream: Any = None
         self._events: Iterator[StreamEvent] | None = None
@@ -402,7 +402,7 @@ class ResumedStream(_ResumedCore):
 class AsyncResumedStream(_ResumedCore):
     """The ``async`` twin of :class:`ResumedStream` (``async with``, ``async for``)."""
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Resumption) -> None:
         super().__init__(plan)
         self._stream: Any = None
         self._events: AsyncIterator[StreamEvent] | None = None
@@ -645,7 +645,7 @@ def resume(
     """
     if not isinstance(stream, bool):
         raise RequestValidationError("stream", stream, "must be True or False")
-    plan = _Plan(client, error, params)
+    plan = _Resumption(client, error, params)
     if stream:
         return _STREAMS[plan.resource.format][client.is_async](plan)
     return _resume_async(plan) if client.is_async else _resume_sync(plan)

@@ -271,6 +271,8 @@ class InternalServerError(APIStatusError):
 
 
 def _request_of(response: httpx.Response | None) -> httpx.Request | None:
+    """The request of ``response``, or None (httpx raises when it has none); the streams
+    use it too (this is the lowest layer)."""
     if response is None:
         return None
     try:

@@ -18,8 +18,9 @@
     run.history            # the complete ChatHistory: continue the conversation with it
 
 A callable's JSON Schema comes from its type hints (:mod:`kimi_ext._type_schema`); the first
-docstring paragraph is the tool's description and the ``Args:`` lines describe the
-parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
+docstring paragraph is the tool's description and its parameter section (Google's
+``Args:``, NumPy's ``Parameters``, reST's ``:param x:`` or Epydoc's ``@param x:``, read by
+``docstring-parser``) describes the parameters. :func:`tool` sets a name, description or an explicit schema. Tool dicts (web
 search, hand-written definitions) are sent as they are.
 
 Pydantic (the optional ``kimi-ext[pydantic]`` extra): a parameter annotated with a pydantic
@@ -180,7 +181,7 @@ def tool(
 
     ``name`` defaults to the function's name, ``description`` to the first paragraph of its
     docstring, ``schema`` (the JSON Schema of the arguments object) to one derived from the
-    type hints, with the docstring's ``Args:`` lines as parameter descriptions. ``schema``
+    type hints, with the docstring's parameter section as parameter descriptions. ``schema``
     may also be a pydantic model class: its schema describes the arguments, which are
     validated into one instance of it and passed as the one positional argument.
     Raises :class:`~kimi_ext.ToolDefinitionError` (a TypeError too) naming what is wrong:
@@ -273,45 +274,48 @@ def _check_schema(name: str, schema: dict[str, Any]) -> None:
         raise ToolDefinitionError(f"tool {name!r}: the schema {problem}")
 
 
-_SECTION = re.compile(r"^(\w[\w ]*):\s*$")
-_ARGS_SECTIONS = frozenset({"args", "arguments", "parameters", "params", "keyword args"})
-_PARAM_LINE = re.compile(r"^\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-
-
 @checked(_argument_error)
 def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
-    """(description, {parameter: description}) from a Google-style docstring: the first
-    paragraph, and the lines of its ``Args:`` section (continuation lines indented)."""
-    lines = inspect.cleandoc(doc).splitlines() if doc else []
-    summary: list[str] = []
-    for line in lines:
-        if not line.strip() or _SECTION.match(line.strip()):
-            break
-        summary.append(line.strip())
-    params: dict[str, str] = {}
-    in_args = False
-    current: str | None = None
-    base_indent = 0
-    for line in lines:
-        stripped = line.strip()
-        indent = len(line) - len(line.lstrip())
-        header = _SECTION.match(line) if indent == 0 else None
-        if header:
-            in_args = header.group(1).strip().lower() in _ARGS_SECTIONS
-            current = None
-            base_indent = 0
-            continue
-        if not in_args or not stripped:
-            continue
-        if current is None or indent <= base_indent:
-            match = _PARAM_LINE.match(stripped)
-            if match:
-                current, base_indent = match.group(1), indent
-                params[current] = match.group(2).strip()
-                continue
-        if current is not None:
-            params[current] = f"{params[current]} {stripped}".strip()
-    return " ".join(summary), params
+    """(description, {parameter: description}) from a docstring in Google, NumPy, reST or
+    Epydoc style (``docstring-parser`` tells which): its first paragraph, and what it says
+    of each parameter, each on one line (``*args`` and ``**kwargs`` named without stars)."""
+    if not doc.strip():
+        return "", {}
+    import docstring_parser  # only when a tool is made from a function
+
+    text = _section_first(inspect.cleandoc(doc))
+    try:
+        # A newline first, so a docstring that opens with its Args: section has no summary
+        # (rather than "Args:" as one).
+        parsed = docstring_parser.parse("\n" + text)
+    except docstring_parser.ParseError:  # a section it cannot read: the summary only
+        return _one_line(text.split("\n\n")[0]), {}
+    summary = parsed.short_description or ""
+    if summary and parsed.long_description and not parsed.blank_after_short_description:
+        summary += " " + parsed.long_description.split("\n\n")[0]  # a summary of 2+ lines
+    params = {
+        p.arg_name.lstrip("*"): _one_line(p.description or "")
+        for p in parsed.params
+        if p.args and p.args[0] != "attribute"
+    }
+    return _one_line(summary), params
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+_TITLE = re.compile(r"\w[\w ]*:")
+
+
+def _section_first(text: str) -> str:
+    """``text`` with the lines after an opening section title (``Args:``) indented again
+    when cleaning lost it: ``cleandoc`` does not count the first line, so it took the
+    entries' indentation as the docstring's own."""
+    first, _, rest = text.partition("\n")
+    if not (_TITLE.fullmatch(first) and rest and not rest[0].isspace()):
+        return text
+    return first + "\n" + "\n".join(f"    {line}" if line else line for line in rest.split("\n"))
 
 
 def _hints_of(fn: Callable[..., Any]) -> dict[str, Any]:

@@ -9,7 +9,8 @@
 # at the package root. --fail-on-warning stops on anything the generator
 # would otherwise skip silently. Beside each package, scripts/derive_contract.py
 # writes _contract/<format>.json: the request rules as data; scripts/derive_types.py
-# writes <format>/typeddicts.py: the TypedDicts of the request and of what comes back.
+# writes <format>/typeddicts.py: the TypedDicts of the request and of what comes back;
+# scripts/derive_fast.py writes _contract/<format>_fast_<mode>.py: the fast check of a request body.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/generated/kimi_raw}
@@ -33,6 +34,8 @@ for fmt in "${formats[@]}"; do
   rm -rf "$work"
   # The request contract kimi_ext and the stand-in read (field sets, models, rules).
   "$bin/python" "$here/scripts/derive_contract.py" "$specs/$fmt.yaml" "$out/_contract/$fmt.json"
+  # The fast yes/no check of a request body, as plain Python (kimi_ext imports it).
+  "$bin/python" "$here/scripts/derive_fast.py" "$out/_contract/$fmt.json"
   # The TypedDicts type checkers read (types.py is the generator's own module).
   "$bin/python" "$here/scripts/derive_types.py" "$specs/$fmt.yaml" "$out/$fmt/typeddicts.py"
 done

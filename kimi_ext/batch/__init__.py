@@ -20,44 +20,41 @@ the summary afterwards. From a shell: ``kimi batch requests.jsonl -o results.jso
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kimi_ext._core.call.lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from kimi_ext.batch.api import arun_batch, run_batch
-    from kimi_ext.batch.ids import fingerprint, idempotency_key, job_id_for
-    from kimi_ext.batch.lines import BatchInputError, LineProblem
-    from kimi_ext.batch.progress import Progress
-    from kimi_ext.batch.runner import BatchRun
-    from kimi_ext.batch.summary import ModelPrice, Prices, Summary
+    from kimi_ext.batch.api import arun_batch as arun_batch
+    from kimi_ext.batch.api import run_batch as run_batch
+    from kimi_ext.batch.ids import fingerprint as fingerprint
+    from kimi_ext.batch.ids import idempotency_key as idempotency_key
+    from kimi_ext.batch.ids import job_id_for as job_id_for
+    from kimi_ext.batch.lines import BatchInputError as BatchInputError
+    from kimi_ext.batch.lines import LineProblem as LineProblem
+    from kimi_ext.batch.progress import Progress as Progress
+    from kimi_ext.batch.runner import BatchRun as BatchRun
+    from kimi_ext.batch.summary import ModelPrice as ModelPrice
+    from kimi_ext.batch.summary import Prices as Prices
+    from kimi_ext.batch.summary import Summary as Summary
 
-__all__ = [
-    "BatchInputError",
-    "BatchRun",
-    "LineProblem",
-    "ModelPrice",
-    "Prices",
-    "Progress",
-    "Summary",
-    "arun_batch",
-    "fingerprint",
-    "idempotency_key",
-    "job_id_for",
-    "run_batch",
-]
 
-# Where each public name lives; imported on first use (PEP 562), so `kimi chat`, which
-# imports the batch command's options, does not load the runner.
+# The public names and where each lives (``__all__`` is derived from it); imported on first
+# use (PEP 562), so `kimi chat`, which imports the batch command's options, does not load
+# the runner. The imports under TYPE_CHECKING mirror it (explicit re-exports).
 _HOMES = {
-    "arun_batch": "api", "run_batch": "api", "BatchRun": "runner", "Progress": "progress",
-    "fingerprint": "ids", "idempotency_key": "ids", "job_id_for": "ids",
-    "BatchInputError": "lines", "LineProblem": "lines",
-    "ModelPrice": "summary", "Prices": "summary", "Summary": "summary",
-}  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    "arun_batch": "kimi_ext.batch.api",
+    "run_batch": "kimi_ext.batch.api",
+    "BatchRun": "kimi_ext.batch.runner",
+    "Progress": "kimi_ext.batch.progress",
+    "fingerprint": "kimi_ext.batch.ids",
+    "idempotency_key": "kimi_ext.batch.ids",
+    "job_id_for": "kimi_ext.batch.ids",
+    "BatchInputError": "kimi_ext.batch.lines",
+    "LineProblem": "kimi_ext.batch.lines",
+    "ModelPrice": "kimi_ext.batch.summary",
+    "Prices": "kimi_ext.batch.summary",
+    "Summary": "kimi_ext.batch.summary",
+}
+__all__ = list(_HOMES)
+__getattr__ = lazy_attributes(__name__, _HOMES)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from kimi_ext.batch.checkpoint import Checkpoint, drop_failed, read_checkpoint
 from kimi_ext.batch.ids import job_id_for
 from kimi_ext.batch.lines import LineProblem, LineSource, parse_line
-from kimi_ext.batch.plan import Plan, make_plan
+from kimi_ext.batch.plan import RunPlan, make_plan
 from kimi_ext.batch.runner import RUN_STOPPERS, BatchRun
 from kimi_ext.batch.summary import Prices, Summary
 from kimi_ext.errors import ClientConfigError
@@ -52,7 +52,7 @@ __all__ = ["KimiBatch", "check", "output_files", "read", "run", "worker_options"
 _log = logging.getLogger(__name__)
 
 
-def check(source: str | Path) -> Plan:
+def check(source: str | Path) -> RunPlan:
     """Check every line of a batch file, as ``kimi batch`` does before sending anything
     (BatchInputError listing each bad line). Do it on the driver: a worker would find
     only the bad lines of its own batches, after others were sent."""

@@ -15,11 +15,11 @@ from kimi_ext.batch.checkpoint import Checkpoint
 from kimi_ext.batch.ids import fingerprint, key_hash
 from kimi_ext.batch.lines import BatchInputError, LineProblem, LineSource, check_line, parse_line
 
-__all__ = ["Plan", "make_plan"]
+__all__ = ["Plan", "RunPlan", "make_plan"]
 
 
 @dataclass
-class Plan:
+class RunPlan:
     """What the run will do: the valid lines, those already done, and the line numbers
     to leave out (bad lines, when skipped)."""
 
@@ -34,10 +34,15 @@ class Plan:
         return self.lines - self.already_done
 
 
-def make_plan(source: LineSource, point: Checkpoint, *, skip_invalid: bool) -> Plan:
+Plan = RunPlan
+"""The old name of :class:`RunPlan` (kept for a release; four unrelated classes were
+called Plan)."""
+
+
+def make_plan(source: LineSource, point: Checkpoint, *, skip_invalid: bool) -> RunPlan:
     """Check the whole input against the output so far; BatchInputError (nothing sent)
     when a line is bad, unless ``skip_invalid``."""
-    plan = Plan()
+    plan = RunPlan()
     hashes: array[int] = array("Q")
     for number, raw in source:
         line = check_line(number, raw)
@@ -68,7 +73,7 @@ def make_plan(source: LineSource, point: Checkpoint, *, skip_invalid: bool) -> P
 _PARTS = 16
 
 
-def _duplicates(source: LineSource, hashes: array[int], plan: Plan) -> None:
+def _duplicates(source: LineSource, hashes: array[int], plan: RunPlan) -> None:
     """Report every later use of a custom_id (a second pass over the input, only when a
     hash repeats).
 

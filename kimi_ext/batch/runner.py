@@ -30,7 +30,7 @@ from kimi_ext.batch.checkpoint import Checkpoint, OutputWriter, drop_failed, rea
 from kimi_ext.batch.ids import fingerprint, idempotency_key, job_id_for, output_id
 from kimi_ext.batch.limiter import RateLimiter
 from kimi_ext.batch.lines import BatchLine, LineProblem, LineSource, RawLine, parse_line
-from kimi_ext.batch.plan import Plan, make_plan
+from kimi_ext.batch.plan import RunPlan, make_plan
 from kimi_ext.batch.progress import Progress, Stats
 from kimi_ext.batch.summary import Prices, Summary
 from kimi_ext.batch.threaded import in_thread
@@ -106,7 +106,7 @@ class BatchRun:
         self.limiter = RateLimiter(rpm, tpm, window=rate_window)
         self.client_options = client_options
         self.summary = Summary(prices=prices)
-        self.plan: Plan | None = None
+        self.plan: RunPlan | None = None
         self.problems: list[LineProblem] = []
         self.stats = Stats()
         self._stop = asyncio.Event()
@@ -217,7 +217,7 @@ class BatchRun:
         self,
         client: AsyncKimi,
         point: Checkpoint,
-        plan: Plan,
+        plan: RunPlan,
         writer: OutputWriter | None,
         finished: asyncio.Queue[dict[str, Any] | None],
     ) -> None:

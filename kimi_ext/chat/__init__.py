@@ -38,14 +38,11 @@ __all__ = [
     "web_search_echo",
 ]
 
-__getattr__ = lazy_attributes(
-    __name__,
-    {
-        "kimi_ext.chat.stream": [
-            "AsyncChatCompletionStream",
-            "ChatCompletionStream",
-            "ChatStreamEvent",
-        ],
-        "kimi_ext.chat.params": ["ChatParams"],
-    },
-)
+# The names imported on first use: name -> module.
+_HOMES = {
+    "AsyncChatCompletionStream": "kimi_ext.chat.stream",
+    "ChatCompletionStream": "kimi_ext.chat.stream",
+    "ChatStreamEvent": "kimi_ext.chat.stream",
+    "ChatParams": "kimi_ext.chat.params",
+}
+__getattr__ = lazy_attributes(__name__, _HOMES)

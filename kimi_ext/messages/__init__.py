@@ -31,10 +31,11 @@ __all__ = [
     "MessagesStreamEvent",
 ]
 
-__getattr__ = lazy_attributes(
-    __name__,
-    {
-        "kimi_ext.messages.stream": ["AsyncMessageStream", "MessageStream", "MessagesStreamEvent"],
-        "kimi_ext.messages.params": ["MessagesParams"],
-    },
-)
+# The names imported on first use: name -> module.
+_HOMES = {
+    "AsyncMessageStream": "kimi_ext.messages.stream",
+    "MessageStream": "kimi_ext.messages.stream",
+    "MessagesStreamEvent": "kimi_ext.messages.stream",
+    "MessagesParams": "kimi_ext.messages.params",
+}
+__getattr__ = lazy_attributes(__name__, _HOMES)

@@ -93,9 +93,9 @@ class _Block:
     def build(self, stopped: bool = True) -> dict[str, Any]:
         out = dict(self.base)
         if self.text:
-            out["text"] = _joined(out.get("text"), self.text)
+            out["text"] = self.text.join_after(out.get("text"))
         if self.thinking:
-            out["thinking"] = _joined(out.get("thinking"), self.thinking)
+            out["thinking"] = self.thinking.join_after(out.get("thinking"))
         if self.signature:
             out["signature"] = _str(out.get("signature")) + "".join(self.signature)
         if self.citations:
@@ -133,11 +133,6 @@ def _merged(previous: Any, values: list[Any]) -> Any:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
-
-
-def _joined(previous: Any, pieces: TextBuffer) -> str:
-    text = pieces.join()
-    return previous + text if isinstance(previous, str) and previous else text
 
 
 class MessageAccumulator(streaming.Accumulator[Message]):

@@ -29,14 +29,11 @@ __all__ = [
     "ResponsesStreamEvent",
 ]
 
-__getattr__ = lazy_attributes(
-    __name__,
-    {
-        "kimi_ext.responses.stream": [
-            "AsyncResponseStream",
-            "ResponseStream",
-            "ResponsesStreamEvent",
-        ],
-        "kimi_ext.responses.params": ["ResponsesParams"],
-    },
-)
+# The names imported on first use: name -> module.
+_HOMES = {
+    "AsyncResponseStream": "kimi_ext.responses.stream",
+    "ResponseStream": "kimi_ext.responses.stream",
+    "ResponsesStreamEvent": "kimi_ext.responses.stream",
+    "ResponsesParams": "kimi_ext.responses.params",
+}
+__getattr__ = lazy_attributes(__name__, _HOMES)

@@ -115,7 +115,7 @@ class _Part:
         if self._done_text is not None:
             out[self.field] = self._done_text
         elif self.pieces:
-            out[self.field] = _joined(out.get(self.field), self.pieces)
+            out[self.field] = self.pieces.join_after(out.get(self.field))
         return out
 
 
@@ -185,11 +185,11 @@ class _Item:
         if self.args_done is not None:
             out["arguments"] = self.args_done
         elif self.args:
-            out["arguments"] = _joined(out.get("arguments"), self.args)
+            out["arguments"] = self.args.join_after(out.get("arguments"))
         if self.input_done is not None:
             out["input"] = self.input_done
         elif self.input:
-            out["input"] = _joined(out.get("input"), self.input)
+            out["input"] = self.input.join_after(out.get("input"))
         return out
 
 
@@ -198,11 +198,6 @@ def _copy(template: dict[str, Any]) -> dict[str, Any]:
     return {
         key: list(value) if isinstance(value, list) else value for key, value in template.items()
     }
-
-
-def _joined(previous: Any, pieces: TextBuffer) -> str:
-    text = pieces.join()
-    return previous + text if isinstance(previous, str) and previous else text
 
 
 def _place(existing: Any, parts: dict[Any, _Part]) -> list[Any]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
+from kimi_ext._core.call.lazy import lazy_attributes
 from kimi_ext.errors import ClientConfigError
 
 if TYPE_CHECKING:
@@ -53,14 +54,6 @@ def telemetry_hook(setting: Any) -> Any:
     )
 
 
-def __getattr__(name: str) -> Any:
-    if name == "Telemetry":
-        try:
-            from kimi_ext.telemetry.recorder import Telemetry
-        except ImportError as exc:
-            raise ImportError(
-                f"kimi_ext.telemetry.Telemetry needs opentelemetry-api ({exc}); "
-                "pip install 'kimi-ext[otel]'"
-            ) from exc
-        return Telemetry
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Imported on first use (it imports opentelemetry, which the extra "otel" installs).
+_HOMES = {"Telemetry": "kimi_ext.telemetry.recorder"}
+__getattr__ = lazy_attributes(__name__, _HOMES, extras={"kimi_ext.telemetry.recorder": "otel"})

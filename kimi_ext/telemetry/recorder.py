@@ -30,7 +30,7 @@ _SCOPE = "kimi_ext"
 _SCHEMA_URL = "https://opentelemetry.io/schemas/1.41.0"
 
 
-class _Plan:
+class _CallTemplate:
     """What every call of one format to one server (streamed or not) has in common,
     worked out on its first call: the span's constant attributes, the metrics' server
     attributes and which body fields to read. A call then copies one dict and reads a
@@ -150,7 +150,7 @@ class Telemetry(Hook):
             for field, name in conv.token_counters.items()
         }
         self._servers: dict[str, tuple[str, int]] = {}
-        self._plans: dict[tuple[str, str, bool], _Plan] = {}
+        self._templates: dict[tuple[str, str, bool], _CallTemplate] = {}
         # (host, port, request model, response model, error.type) -> the attribute dicts
         # of the duration, the input tokens and the output tokens (or the counters):
         # built once per combination, not per call.
@@ -167,18 +167,20 @@ class Telemetry(Hook):
             server = self._servers[base_url] = (url.host, port)
         return server
 
-    def _plan(self, call: CallInfo) -> _Plan:
+    def _template(self, call: CallInfo) -> _CallTemplate:
         key = (call.format, call.base_url, call.stream)
-        plan = self._plans.get(key)
-        if plan is None:
+        template = self._templates.get(key)
+        if template is None:
             host, port = self._server(call.base_url)
-            plan = self._plans[key] = _Plan(format_named(call.format), host, port, call.stream)
-        return plan
+            template = self._templates[key] = _CallTemplate(
+                format_named(call.format), host, port, call.stream
+            )
+        return template
 
     def on_call_start(self, call: CallInfo) -> None:
-        plan = self._plan(call)
-        model, limit, alias, stop, stop_sequences, temperature, top_p = call.fields(*plan.reads)
-        attrs = plan.span_attrs.copy()
+        template = self._template(call)
+        model, limit, alias, stop, stop_sequences, temperature, top_p = call.fields(*template.reads)
+        attrs = template.span_attrs.copy()
         if isinstance(model, str):
             attrs[sc.REQUEST_MODEL] = model
             name = f"{sc.OPERATION_CHAT} {model}"
@@ -201,14 +203,14 @@ class Telemetry(Hook):
         if isinstance(top_p, int | float) and not isinstance(top_p, bool):
             attrs[sc.REQUEST_TOP_P] = float(top_p)
         if self.capture_content:
-            self._capture_input(attrs, call.body, plan)
+            self._capture_input(attrs, call.body, template)
         # From the call's own start, not from now: the time to the first chunk and the
         # duration are measured from it, so the span holds both even when this hook runs
         # late on a busy machine.
         span = self._tracer.start_span(
             name, kind=SpanKind.CLIENT, attributes=attrs, start_time=call.started_ns
         )
-        call.data[self] = _Live(span, model, plan.host, plan.port)
+        call.data[self] = _Live(span, model, template.host, template.port)
 
     def _capture_input(self, attrs: dict[str, Any], body: dict[str, Any], fmt: Any) -> None:
         messages, system = input_messages(body, fmt.history_field, fmt.system_field)

@@ -13,6 +13,7 @@ import sys
 LAZY = [
     "asyncio",  # only AsyncKimi and async tools need it
     "jsonschema",  # only parse() with a schema
+    "docstring_parser",  # only a tool made from a function
     "kimi_raw.chat.models",  # only StreamEvent.parsed and raw users
     "kimi_raw.messages.models",
     "kimi_raw.responses.models",

@@ -98,3 +98,11 @@ def test_every_public_name_loads_from_its_home_on_first_use() -> None:
     code = "import sys, kimi_ext; print(sorted(m for m in ('httpx', 'kimi_ext.client') if m in sys.modules))"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_the_batch_run_plan_keeps_its_old_name() -> None:
+    # Four unrelated classes were called Plan (issue 34); the public one is RunPlan now.
+    from kimi_ext.batch.plan import Plan, RunPlan
+
+    assert Plan is RunPlan
+    assert RunPlan().todo == 0

@@ -1,11 +1,12 @@
 """Every arrow between kimi_ext's modules is an import the layer check sees.
 
 Public names are imported on first use (PEP 562) from tables of module names, which
-import-linter cannot read. Each such package mirrors its table in ``if TYPE_CHECKING:``
-imports, which import-linter (grimp) does count, at no cost to ``import kimi_ext``. These
-tests hold the two in step, name by name, and list every place that imports a module by
-string: a new one must be a table mirrored the same way, or import generated ``kimi_raw``
-(outside import-linter's root).
+import-linter cannot read: one table per package (``_HOMES``: name -> module), read by the
+one helper (``kimi_ext._core.call.lazy.lazy_attributes``). Each such package mirrors its
+table in ``if TYPE_CHECKING:`` imports, which import-linter (grimp) and type checkers do
+count, at no cost to ``import kimi_ext``. These tests hold the two in step, name by name,
+and list every place that imports a module by string: a new one must be a table mirrored
+the same way, or import generated ``kimi_raw`` (outside import-linter's root).
 """
 
 from __future__ import annotations
@@ -19,21 +20,23 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "kimi_ext"
 
-# Package -> where its table is (a module-level dict, or lazy_attributes' argument).
-TABLES = {
-    "kimi_ext": "_HOMES",
-    "kimi_ext.batch": "_HOMES",
-    "kimi_ext.chat": "lazy_attributes",
-    "kimi_ext.messages": "lazy_attributes",
-    "kimi_ext.responses": "lazy_attributes",
-}
+# The packages with a lazy table (their module-level ``_HOMES``).
+TABLES = [
+    "kimi_ext",
+    "kimi_ext.batch",
+    "kimi_ext.chat",
+    "kimi_ext.messages",
+    "kimi_ext.responses",
+    "kimi_ext.telemetry",
+]
+# Those whose __all__ is the table itself: type checkers read their exports from the mirror.
+DERIVED = ["kimi_ext", "kimi_ext.batch"]
 
 # Every module that calls importlib.import_module, and why the layer check need not see it.
 BY_STRING = {
-    "kimi_ext/__init__.py": "its _HOMES table (mirrored), and kimi_ext.<submodule> asked by name",
-    "kimi_ext/batch/__init__.py": "its _HOMES table (mirrored)",
-    "kimi_ext/_core/call/lazy.py": "lazy_attributes, the tables of chat, messages, responses",
+    "kimi_ext/_core/call/lazy.py": "lazy_attributes, the _HOMES tables (mirrored), submodules",
     "kimi_ext/_core/contract/__init__.py": "kimi_raw._contract (generated)",
+    "kimi_ext/_core/contract/fast.py": "kimi_raw._contract.<format>_fast_<mode> (generated)",
     "kimi_ext/_core/model/result.py": "kimi_raw.<format>.models (generated)",
     "kimi_ext/_core/streaming/stream.py": "kimi_raw.<format>.models (generated)",
 }
@@ -46,39 +49,27 @@ def source_of(package: str) -> ast.Module:
 
 def table_of(package: str) -> dict[str, str]:
     """name -> home module, as the package's lazy table says."""
-    tree = source_of(package)
-    where = TABLES[package]
-    for node in ast.walk(tree):
-        if where == "_HOMES" and isinstance(node, ast.AnnAssign | ast.Assign):
+    for node in source_of(package).body:
+        if isinstance(node, ast.AnnAssign | ast.Assign):
             targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
             if any(isinstance(t, ast.Name) and t.id == "_HOMES" for t in targets):
                 assert node.value is not None
                 homes: dict[str, str] = ast.literal_eval(node.value)
-                # kimi_ext.batch names its modules relative to itself.
-                return {
-                    name: home if home.startswith("kimi_ext") else f"{package}.{home}"
-                    for name, home in homes.items()
-                }
-        if (
-            where == "lazy_attributes"
-            and isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "lazy_attributes"
-        ):
-            by_module: dict[str, list[str]] = ast.literal_eval(node.args[1])
-            return {name: module for module, names in by_module.items() for name in names}
+                return homes
     raise AssertionError(f"{package}: no lazy table found")
 
 
-def type_checking_imports(package: str) -> dict[str, str]:
-    """name -> module of the ``from module import name`` under ``if TYPE_CHECKING:``."""
+def type_checking_imports(package: str, *, reexported: bool = False) -> dict[str, str]:
+    """name -> module of the ``from module import name`` under ``if TYPE_CHECKING:``
+    (``reexported``: only those written ``import name as name``, an explicit re-export)."""
     found: dict[str, str] = {}
     for node in source_of(package).body:
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
             for stmt in node.body:
                 assert isinstance(stmt, ast.ImportFrom) and stmt.module, ast.unparse(stmt)
                 for alias in stmt.names:
-                    found[alias.asname or alias.name] = stmt.module
+                    if not reexported or alias.asname == alias.name:
+                        found[alias.asname or alias.name] = stmt.module
     return found
 
 
@@ -87,6 +78,15 @@ def test_each_lazy_table_is_mirrored_by_imports_the_layer_check_sees(package: st
     table = table_of(package)
     assert table, package
     assert type_checking_imports(package) == table
+
+
+@pytest.mark.parametrize("package", DERIVED)
+def test_a_table_that_is_all_is_re_exported_for_type_checkers(package: str) -> None:
+    # __all__ is computed from the table, which a type checker cannot read: under mypy
+    # --strict a name is exported only as `from m import name as name`.
+    module = importlib.import_module(package)
+    assert module.__all__ == list(table_of(package))
+    assert type_checking_imports(package, reexported=True) == table_of(package)
 
 
 @pytest.mark.parametrize("package", sorted(TABLES))
@@ -103,6 +103,18 @@ def test_a_table_and_its_mirror_that_disagree_are_caught() -> None:
     assert type_checking_imports("kimi_ext.batch") != table
 
 
+def test_there_is_one_lazy_import_mechanism() -> None:
+    # Every package's __getattr__ is the one helper's: no hand-written module __getattr__.
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        own = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "__getattr__"]
+        if path.name != "lazy.py":
+            assert not own, path
+    for package in TABLES:
+        module = importlib.import_module(package)
+        assert module.__getattr__.__module__ == "kimi_ext._core.call.lazy", package
+
+
 def test_every_import_by_string_is_known() -> None:
     calling = {
         path.relative_to(ROOT).as_posix()
@@ -115,3 +127,25 @@ def test_every_import_by_string_is_known() -> None:
             # Said where it happens, so a reader does not look for it in the layers.
             text = (ROOT / path).read_text("utf-8")
             assert "kimi_raw (generated) is outside import-linter's root" in text, path
+
+
+def test_the_helper_names_the_extra_of_a_missing_dependency() -> None:
+    from kimi_ext._core.call.lazy import lazy_attributes
+
+    getattr_ = lazy_attributes(
+        "kimi_ext.telemetry",
+        {"Thing": "kimi_ext_absent_dependency"},
+        extras={"kimi_ext_absent_dependency": "otel"},
+    )
+    with pytest.raises(ImportError, match=r"pip install 'kimi-ext\[otel\]'$"):
+        getattr_("Thing")
+    with pytest.raises(AttributeError, match="has no attribute 'Other'"):
+        getattr_("Other")
+
+
+def test_submodules_are_reachable_from_the_package_and_other_names_are_not() -> None:
+    import kimi_ext
+
+    assert kimi_ext.formats is importlib.import_module("kimi_ext.formats")
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        kimi_ext.no_such_name  # noqa: B018

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 import functools
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
@@ -436,3 +438,77 @@ def test_run_tools_decodes_nested_and_recursive_parameters(
     assert seen["tree"] == Node("a", [Node("b", [Node("c")])])
     assert seen["ping"] == Ping(Pong(Ping(None)))
     assert seen["nothing"] is None
+
+
+def _numpy_style(city: str, days: int = 1) -> str:
+    """Current weather
+    for a city.
+
+    Parameters
+    ----------
+    city : str
+        City name, e.g. Beijing. Spelled in
+        English.
+    days : int, optional
+        How many days.
+
+    Returns
+    -------
+    str
+        A short description.
+    """
+    return city
+
+
+def _rest_style(city: str, days: int = 1) -> str:
+    """Current weather
+    for a city.
+
+    :param city: City name, e.g. Beijing. Spelled in
+        English.
+    :param int days: How many days.
+    :returns: A short description.
+    """
+    return city
+
+
+def _epydoc_style(city: str, days: int = 1) -> str:
+    """Current weather
+    for a city.
+
+    @param city: City name, e.g. Beijing. Spelled in
+        English.
+    @type city: str
+    @param days: How many days.
+    @return: A short description.
+    """
+    return city
+
+
+@pytest.mark.parametrize("fn", [_numpy_style, _rest_style, _epydoc_style])
+@pytest.mark.parametrize("fmt", ["chat", "messages", "responses"])
+def test_numpy_rest_and_epydoc_docstrings_describe_the_parameters(
+    fn: Callable[..., Any], fmt: str
+) -> None:
+    # Issue 34: docstring-parser reads these styles too (only Google's Args: were read).
+    definition = tool(fn).definition(fmt)
+    assert json.dumps(definition).count("Current weather for a city.") == 1
+    assert "Returns" not in json.dumps(definition) and "A short" not in json.dumps(definition)
+    schema = definition.get("function", definition)
+    params = schema.get("parameters") or schema.get("input_schema")
+    assert params["properties"] == {
+        "city": {"type": "string", "description": "City name, e.g. Beijing. Spelled in English."},
+        "days": {"type": "integer", "description": "How many days."},
+    }
+
+
+def test_a_docstring_that_opens_with_its_args_or_has_no_sections() -> None:
+    assert parse_docstring("Args:\n    *args: many.\n    **kw: named.") == (
+        "",
+        {"args": "many.", "kw": "named."},
+    )
+    assert parse_docstring("One line.\nTwo lines.\n\nMore text.") == ("One line. Two lines.", {})
+    assert parse_docstring("Summary.\n\nAttributes:\n    x: not a parameter.") == (
+        "Summary.",
+        {},
+    )

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kimi_ext._core.contract.fast import Fail, FastCheck
-from kimi_ext._core.contract.fast import build as build_fast
+from kimi_ext._core.contract.fast import load as load_fast
 from kimi_ext._core.contract.schema import NEAR_TYPOS, Check, Compiler, Path, Violation, json_type
 
 __all__ = [
@@ -272,7 +272,7 @@ class Contract:
         (False may still be valid; the reference validator decides)."""
         fast = self._fasts.get(closed)
         if fast is None:
-            fast = self._fasts[closed] = build_fast(self._compiler(closed), self.data["request"])
+            fast = self._fasts[closed] = load_fast(self.format, closed, self._compiler(closed))
         try:
             fast(body)
         except (Fail, Violation):

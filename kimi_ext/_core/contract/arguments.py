@@ -258,7 +258,7 @@ def rule_for(annotation: Any) -> Rule | None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class _CompiledRules:
     """A function's compiled rules: by position (None: not checked) and by name."""
 
     positional: tuple[tuple[str, Rule] | None, ...]
@@ -278,7 +278,7 @@ def _resolve(fn: Callable[..., Any], name: str, annotation: Any) -> Any:
         ) from None
 
 
-def _plan(fn: Callable[..., Any], skip: Collection[str]) -> _Plan:
+def _plan(fn: Callable[..., Any], skip: Collection[str]) -> _CompiledRules:
     positional: list[tuple[str, Rule] | None] = []
     named: dict[str, tuple[str, Rule]] = {}
     for param in inspect.signature(fn).parameters.values():
@@ -295,7 +295,7 @@ def _plan(fn: Callable[..., Any], skip: Collection[str]) -> _Plan:
             named[param.name] = entry
     while positional and positional[-1] is None:
         positional.pop()
-    return _Plan(tuple(positional), named)
+    return _CompiledRules(tuple(positional), named)
 
 
 def parameter_rule(fn: Callable[..., Any], name: str) -> Rule | None:
@@ -314,7 +314,7 @@ def checked(error: ErrorFactory, *, skip: Collection[str] = ()) -> Callable[[F],
     (the check runs when the coroutine starts)."""
 
     def decorate(fn: F) -> F:
-        plans: list[_Plan] = []
+        plans: list[_CompiledRules] = []
 
         def check(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             if not plans:

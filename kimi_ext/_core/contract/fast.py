@@ -1,13 +1,16 @@
-"""A fast yes/no check of a request body, generated as Python source from the schema.
+"""A fast yes/no check of a request body, written as Python source from the schema.
 
 :mod:`.schema` is the reference validator: it names the path and the rule. On a 200-turn
 history it still costs several function calls per object, so the hot keywords (types, fixed
 values, required and known fields, lists, tagged unions, string limits) are also turned into
-one plain Python function per component here, compiled once with ``exec``. Whatever this
-generator does not inline (conditionals, extensions, untagged unions) calls the reference
-check for that node. The one rule: when the fast check passes, the body is valid. When it
-fails, :class:`~kimi_ext._core.contract.Contract` runs the reference validator, which finds the
-path and the rule (or, if the fast check was merely conservative, passes).
+one plain Python function per component here. ``make generate`` writes them
+(:func:`source`, by ``scripts/derive_fast.py``) into
+``kimi_raw/_contract/<format>_fast_<mode>.py``: one factory per mode, which :func:`load`
+imports and binds, so nothing is compiled at run time. Whatever this generator does not inline (conditionals, extensions, untagged unions)
+calls the reference check for that node. The one rule: when the fast check passes, the body
+is valid. When it fails, :class:`~kimi_ext._core.contract.Contract` runs the reference
+validator, which finds the path and the rule (or, if the fast check was merely conservative,
+passes).
 
 This is an optimization only; deleting it (and its call in ``Contract.check``) leaves the
 behaviour unchanged. The property tests run both and require the same verdict.
@@ -15,19 +18,22 @@ behaviour unchanged. The property tests run both and require the same verdict.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.contract.schema import (
     _ANNOTATIONS,
     NEAR_TYPOS,
     Compiler,
-    Violation,
     ecma_pattern,
     near_typos,
 )
 from kimi_ext._core.contract.text import has_lone_surrogate
+
+if TYPE_CHECKING:
+    from kimi_ext._core.contract import Closed
 
 FastCheck = Callable[[Any], None]
 
@@ -60,21 +66,30 @@ class _Writer:
     def __init__(self, compiler: Compiler) -> None:
         self.compiler = compiler
         self.lines: list[str] = []
-        self.names: dict[str, Any] = {
-            "Fail": Fail,
-            "Violation": Violation,
-            "_has_surrogate": has_lone_surrogate,
-        }
+        # name -> the source expression of a constant the functions use (bound once, when
+        # the factory runs); the same expression is bound once under one name.
+        self.names: dict[str, str] = {}
         self.done: set[str] = set()
         self.pending: list[str] = []
         self.inline: list[tuple[str, Any]] = []
         self.counter = 0
 
-    def const(self, value: Any) -> str:
+    def const(self, expr: str) -> str:
+        """The name of the constant whose value is the source expression ``expr``."""
+        for name, known in self.names.items():
+            if known == expr:
+                return name
         self.counter += 1
         name = f"_k{self.counter}"
-        self.names[name] = value
+        self.names[name] = expr
         return name
+
+    def slow(self, schema: Any) -> str:
+        """The name of the reference check of ``schema`` (compiled when the factory runs)."""
+        return self.const(f"_compile({_literal(schema)})")
+
+    def names_set(self, values: Any) -> str:
+        return self.const(_frozenset(values))
 
     def function(self, ref: str) -> str:
         name = "_v_" + re.sub(r"\W", "_", ref)
@@ -133,7 +148,7 @@ class _Writer:
             others.pop("if")
             then, other = others.pop("then", True), others.pop("else", True)
             key, value = tag_if
-            wanted = self.const(value)
+            wanted = self.const(repr(value))
             then_body: list[str] = []
             self.node(then, var, then_body, depth + 1)
             else_body: list[str] = []
@@ -166,7 +181,7 @@ class _Writer:
             # ``if`` needs these keys: without one of them it fails and, with no ``else``,
             # nothing applies, so the reference check runs only when they are all there.
             sub = {"if": others.pop("if"), "then": others.pop("then", True)}
-            slow = self.const(self.compiler.compile(sub))
+            slow = self.slow(sub)
             present = " and ".join(f"{k!r} in {var}" for k in needed)
             out.append(f"{pad}if type({var}) is dict and {present}: {slow}({var}, ())")
         if others:
@@ -174,7 +189,7 @@ class _Writer:
             # validator; they are a conjunction with the rest, so the rest stays inline.
             if "then" in others or "else" in others:
                 others["if"] = schema["if"]
-            slow = self.const(self.compiler.compile(others))
+            slow = self.slow(others)
             out.append(f"{pad}{slow}({var}, ())")
         kind = schema.get("type")
         if isinstance(kind, str):
@@ -185,10 +200,10 @@ class _Writer:
         if "const" in schema or "enum" in schema:
             values = [schema["const"]] if "const" in schema else list(schema["enum"])
             if all(isinstance(v, str) for v in values):
-                allowed = self.const(frozenset(values))
+                allowed = self.names_set(values)
                 out.append(f"{pad}if type({var}) is not str or {var} not in {allowed}: raise Fail")
             else:
-                slow = self.const(self.compiler.compile({"enum": values}))
+                slow = self.slow({"enum": values})
                 out.append(f"{pad}{slow}({var}, ())")
         self.string(schema, var, out, pad)
         self.number(schema, var, out, pad)
@@ -210,13 +225,13 @@ class _Writer:
             out.append(f"{guard}len({var}.encode('utf-8', 'replace')) > {limit}: raise Fail")
             out.append(f"{guard}not {var}.isascii() and _has_surrogate({var}): raise Fail")
         if "pattern" in schema:
-            regex = self.const(ecma_pattern(str(schema["pattern"])))
+            regex = self.const(f"_pattern({str(schema['pattern'])!r})")
             out.append(f"{guard}{regex}.search({var}) is None: raise Fail")
 
     def number(self, schema: Mapping[str, Any], var: str, out: list[str], pad: str) -> None:
         for key, op in (("minimum", "<"), ("maximum", ">")):
             if key in schema:
-                bound = self.const(schema[key])
+                bound = self.const(repr(schema[key]))
                 out.append(
                     f"{pad}if type({var}) in (int, float) and {var} {op} {bound}: raise Fail"
                 )
@@ -262,15 +277,15 @@ class _Writer:
         if schema.get(NEAR_TYPOS):
             # Open to received keys: only an object with a key it does not name pays for
             # the near-miss test (one set comparison in C otherwise).
-            known = self.const(frozenset(props))
-            typos = self.const(near_typos(frozenset(props)))
+            known = self.names_set(props)
+            typos = self.const(f"_typos({_frozenset(props)})")
             block.append(f"{inner}if not {var}.keys() <= {known}: {typos}({var}, ())")
         if extra is False:
             # A closed object: one set comparison in C, not a loop over its keys.
-            known = self.const(frozenset(props))
+            known = self.names_set(props)
             block.append(f"{inner}if not {var}.keys() <= {known}: raise Fail")
         elif extra is not True:
-            known = self.const(frozenset(props))
+            known = self.names_set(props)
             value = f"x{depth}"
             body: list[str] = []
             self.node(extra, value, body, depth + 3)
@@ -312,7 +327,7 @@ class _Writer:
             or not simple
             or (tags is not None and not all(refs[i] for i in objects))
         ):
-            slow = self.const(self.compiler.compile({key: schema[key]}))
+            slow = self.slow({key: schema[key]})
             out.append(f"{pad}{slow}({var}, ())")
             return
         first = self.scalar_branches(schema[key], scalar, var, out, depth)
@@ -331,8 +346,8 @@ class _Writer:
                         funcs[t] = self.member(schema[key][hit[0]], refs[hit[0]])
                     else:  # two members share the tag: the reference union decides
                         sub = {key: [schema[key][i] for i in hit]}
-                        slow = self.const(self.compiler.compile(sub))
-                        funcs[t] = self.const(lambda v, _c=self.names[slow]: _c(v, ()))
+                        slow = self.slow(sub)
+                        funcs[t] = self.const(f"lambda v, _c={slow}: _c(v, ())")
                 self.pending_tables.append((tag_key, funcs))
                 name = f"_tags{len(self.pending_tables)}"
                 tag = f"t{depth}"
@@ -355,9 +370,10 @@ class _Writer:
         partial: tuple[str, dict[str, int]],
     ) -> None:
         pad = "    " * depth
-        slow = self.const(self.compiler.compile({key: schema[key]}))
+        slow = self.slow({key: schema[key]})
         tag_key, table = partial
-        funcs = self.const({t: None for t in table})
+        self.counter += 1
+        funcs = f"_k{self.counter}"  # bound after the functions it names
         members = {t: self.member(schema[key][i], refs[i]) for t, i in table.items()}
         self.late_tables.append((funcs, members))
         first = self.scalar_branches(schema[key], scalar, var, out, depth)
@@ -474,30 +490,62 @@ class _Missing:
     pass
 
 
-def build(compiler: Compiler, root: str) -> FastCheck:
-    """The fast check of the component ``root`` (and everything it references)."""
+_MISSING = _Missing()
+# The generated module of each mode (see ``Closed``): ``<format>_fast_<mode>``.
+MODES: dict[Closed, str] = {None: "as_written", "strict": "strict", "lenient": "lenient"}
+# What a factory is given: the names its source uses for the run-time helpers.
+_PARAMETERS = "_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typos"
+
+
+def source(compiler: Compiler, root: str, factory: str) -> str:
+    """The source of ``def factory(...)``, which returns the fast check of the component
+    ``root`` (and of everything it references) as compiled by ``compiler``. ``make
+    generate`` writes it into ``kimi_raw/_contract/<format>_fast_<mode>.py`` (see
+    :func:`load`)."""
     writer = _Writer(compiler)
     writer.pending_tables = []
     writer.late_tables = []
-    writer.names["_MISSING"] = _Missing()
     entry = writer.function(root)
     while writer.pending or writer.inline:
         if writer.pending:
             writer.emit_component(writer.pending.pop())
         else:
             writer.emit_inline(*writer.inline.pop())
-    source = "\n".join(_without_implied_checks(writer.lines))
-    namespace: dict[str, Any] = dict(writer.names)
-    exec(compile(source, f"<kimi contract {root}>", "exec"), namespace)
+    lines = [f"def {factory}({_PARAMETERS}):"]
+    lines += [f"    {name} = {expr}" for name, expr in writer.names.items()]
+    lines += [f"    {line}" if line else "" for line in _without_implied_checks(writer.lines)]
+    # The tag tables name the functions, so they are bound after them.
     for n, (_, funcs) in enumerate(writer.pending_tables, 1):
-        table: dict[Any, Any] = {tag: namespace[f] for tag, f in funcs.items()}
-        namespace[f"_tags{n}"] = _FailingDict(table)
+        table = ", ".join(f"{tag!r}: {f}" for tag, f in funcs.items())
+        lines.append(f"    _tags{n} = _FailingDict({{{table}}})")
     for table_name, names in writer.late_tables:
-        late: dict[str, Any] = namespace[table_name]
-        for tag, fn in names.items():
-            late[tag] = namespace[fn]
-    check: FastCheck = namespace[entry]
+        table = ", ".join(f"{tag!r}: {f}" for tag, f in names.items())
+        lines.append(f"    {table_name} = {{{table}}}")
+    lines.append(f"    return {entry}")
+    return "\n".join(lines) + "\n"
+
+
+def load(fmt: str, closed: Closed, compiler: Compiler) -> FastCheck:
+    """The fast check that ``make generate`` wrote for format ``fmt`` in mode ``closed``,
+    bound to ``compiler`` (the same mode's) for the nodes it leaves to the reference."""
+    # By name: kimi_raw (generated) is outside import-linter's root, and a process loads
+    # only the modes it checks.
+    module = importlib.import_module(f"kimi_raw._contract.{fmt}_fast_{MODES[closed]}")
+    check: FastCheck = module.build(
+        compiler.compile, Fail, has_lone_surrogate, _MISSING, _FailingDict, ecma_pattern,
+        near_typos,
+    )  # fmt: skip
     return check
+
+
+def _literal(value: Any) -> str:
+    """``value`` (JSON data) as a Python literal."""
+    return repr(value)
+
+
+def _frozenset(values: Any) -> str:
+    """A frozenset of strings as deterministic source (sorted: a set's order varies)."""
+    return f"frozenset({sorted(values)!r})"
 
 
 _TYPE_CHECK = re.compile(r"( *)if type\((\w+)\) not in (\(\w+,\)): raise Fail")

@@ -90,7 +90,13 @@ from kimi_ext._core.transport.httpx_compat import cap_reads, set_body
 from kimi_ext._core.transport.secret import redact, redact_bytes, redact_json
 from kimi_ext._core.transport.sending import CallState, call_state
 from kimi_ext._core.transport.wire_errors import status_error_from_event
-from kimi_ext.errors import APIResponseError, APIStatusError, IncompleteStreamError, KimiError
+from kimi_ext.errors import (
+    APIResponseError,
+    APIStatusError,
+    IncompleteStreamError,
+    KimiError,
+    _request_of,
+)
 
 __all__ = [
     "TEXT_BATCH",
@@ -172,6 +178,11 @@ class TextBuffer:
         if paired is not text:
             done[0] = paired
         return paired
+
+    def join_after(self, previous: Any) -> str:
+        """:meth:`join`, after ``previous`` when that is text (what a field held before)."""
+        text = self.join()
+        return previous + text if isinstance(previous, str) and previous else text
 
     def __bool__(self) -> bool:
         return bool(self.tail) or bool(self.done)
@@ -947,13 +958,6 @@ async def _texts_of(fragments: AsyncIterator[tuple[str, str]]) -> AsyncIterator[
     """The texts of ``(kind, text)`` pairs (the async twin of a generator expression)."""
     async for _, text in fragments:
         yield text
-
-
-def _request_of(response: httpx.Response) -> httpx.Request | None:
-    try:
-        return response.request
-    except RuntimeError:
-        return None
 
 
 class StreamManager(Generic[StreamT]):
