@@ -30,9 +30,9 @@ closest option or choice.
 from __future__ import annotations
 
 import sys
-import warnings
 from typing import TYPE_CHECKING, Any, TextIO
 
+from kimi_ext._core.call.lazy import lazy_attributes
 from kimi_ext.cli.exits import (
     EXIT_CASSETTES,
     EXIT_INTERRUPTED,
@@ -103,19 +103,13 @@ _MOVED: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the former single-module ``kimi_ext.cli`` (deprecated here: see
-    ``_MOVED`` for its module now)."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, new_name = _MOVED[name]
-    new_name = new_name or name
-    warnings.warn(
-        f"kimi_ext.cli.{name} is now kimi_ext.cli.{module}.{new_name}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    # The parser imports every module of the package (each command's, and what they share).
-    from kimi_ext.cli import commands as _every_module  # noqa: F401
-
-    return getattr(sys.modules[f"{__name__}.{module}"], new_name)
+# The package's one lazy helper (the cli's only import from the core: import-linter's cli
+# contract names it as the exception).
+__getattr__ = lazy_attributes(
+    __name__,
+    {},
+    moved={
+        name: (f"{__name__}.{module}", new_name or name)
+        for name, (module, new_name) in _MOVED.items()
+    },
+)

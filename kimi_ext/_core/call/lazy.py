@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ def lazy_attributes(
     *,
     submodules: bool = False,
     extras: Mapping[str, str] | None = None,
+    moved: Mapping[str, tuple[str, str]] | None = None,
 ) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package`` that imports a name from its module
     (``homes``: name -> module) when it is first asked for, and keeps it in the package.
@@ -33,10 +35,18 @@ def lazy_attributes(
     ``submodules``: any other name is tried as a submodule (``kimi_ext.formats``), as
     ``import kimi_ext`` made them reachable. ``extras``: module -> the pip extra that
     installs what it needs; a failed import of such a module says which extra to install.
+    ``moved``: old name -> (its module now, its name there), deprecated aliases kept for a
+    release: each use warns (``DeprecationWarning``) and is not kept in the package.
     """
 
     def __getattr__(name: str) -> Any:
         module = homes.get(name)
+        if module is None and moved and name in moved:
+            now, new_name = moved[name]
+            warnings.warn(
+                f"{package}.{name} is now {now}.{new_name}", DeprecationWarning, stacklevel=2
+            )
+            return getattr(importlib.import_module(now), new_name)
         if module is None:
             if submodules:
                 try:
