@@ -494,7 +494,7 @@ class SyncStream(_StreamCore[ResultT]):
     @property
     def text_stream(self) -> Iterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
-        # twin: differs (a generator expression)
+        # twin: differs (a generator expression; async: _texts_of)
         return (text for _, text in self._fragments("text"))
 
     @property
