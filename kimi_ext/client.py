@@ -336,7 +336,7 @@ def _check_http_client(http_client: Any, client: str, limits: Any) -> None:
         )
 
 
-# sync/async twin of AsyncKimi: keep the two in step.
+# twin: AsyncKimi
 class Kimi(_ClientBase):
     """Synchronous client for Kimi's Chat Completions, Responses and Messages formats.
 
@@ -387,6 +387,7 @@ class Kimi(_ClientBase):
             print(msg.text, msg.usage.output)
     """
 
+    # twin: differs (which twin it is)
     is_async: Literal[False] = False
     _sender: SyncSender
 
@@ -418,7 +419,7 @@ class Kimi(_ClientBase):
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(
-            event_hooks, given_http_client=http_client is not None, is_async=False
+            event_hooks, given_http_client=http_client is not None, is_async=self.is_async
         )
         http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport, http_hooks))
         self._sender = SyncSender(http, **config)
@@ -440,10 +441,11 @@ class Kimi(_ClientBase):
         self.close()
 
 
-# sync/async twin of Kimi: keep the two in step.
+# twin: Kimi
 class AsyncKimi(_ClientBase):
     """Asynchronous twin of :class:`Kimi` (same arguments; ``await`` the calls)."""
 
+    # twin: differs (which twin it is)
     is_async: Literal[True] = True
     _sender: AsyncSender
 
@@ -474,7 +476,7 @@ class AsyncKimi(_ClientBase):
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(
-            event_hooks, given_http_client=http_client is not None, is_async=True
+            event_hooks, given_http_client=http_client is not None, is_async=self.is_async
         )
         http = http_client or httpx.AsyncClient(
             **self._http_options(httpx.AsyncHTTPTransport, http_hooks)
@@ -519,7 +521,7 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
         return prepare(self.format, params, stream=stream)
 
 
-# sync/async twin of _AsyncResource: keep the two in step.
+# twin: _AsyncResource
 class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
     def __init__(self, caller: SyncCaller) -> None:
         self._caller = caller
@@ -542,7 +544,8 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
 
     def _stream(self, params: Mapping[str, Any]) -> StreamManager[StreamT]:
         """The stream manager of ``stream()``."""
-        return self._caller.stream_manager(self._prepare(params, True), self.format.load_stream())
+        prepared = self._prepare(params, True)
+        return self._caller.stream_manager(prepared, self.format.load_stream())
 
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
@@ -563,7 +566,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         return continue_answer(self, prefix=prefix, **params)
 
 
-# sync/async twin of _SyncResource: keep the two in step.
+# twin: _SyncResource
 class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
     def __init__(self, caller: AsyncCaller) -> None:
         self._caller = caller
@@ -605,6 +608,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
         return await acontinue_answer(self, prefix=prefix, **params)
 
 
+# twin: AsyncChatCompletions
 class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", ChatHistory]):
     """``client.chat.completions``: ``POST /v1/chat/completions``."""
 
@@ -640,6 +644,7 @@ class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", Chat
         return result
 
 
+# twin: AsyncChat
 class Chat:
     """``client.chat``."""
 
@@ -647,6 +652,7 @@ class Chat:
         self.completions = ChatCompletions(caller)
 
 
+# twin: AsyncMessages
 class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
     """``client.messages``: ``POST /v1/messages`` (sends ``anthropic-version``)."""
 
@@ -679,6 +685,7 @@ class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
         return result
 
 
+# twin: AsyncResponses
 class Responses(_SyncResource[Response, "ResponseStream", ResponsesHistory]):
     """``client.responses``: ``POST /v1/responses`` (stateless: replay the history)."""
 
@@ -704,7 +711,7 @@ class Responses(_SyncResource[Response, "ResponseStream", ResponsesHistory]):
         return self._stream(params)
 
 
-# sync/async twin of ChatCompletions: keep the two in step.
+# twin: ChatCompletions
 class AsyncChatCompletions(
     _AsyncResource[ChatCompletion, "AsyncChatCompletionStream", ChatHistory]
 ):
@@ -739,6 +746,7 @@ class AsyncChatCompletions(
         return result
 
 
+# twin: Chat
 class AsyncChat:
     """``client.chat`` on :class:`AsyncKimi`."""
 
@@ -746,7 +754,7 @@ class AsyncChat:
         self.completions = AsyncChatCompletions(caller)
 
 
-# sync/async twin of Messages: keep the two in step.
+# twin: Messages
 class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream", MessagesHistory]):
     """``client.messages`` on :class:`AsyncKimi`: the twin of :class:`Messages`."""
 
@@ -775,7 +783,7 @@ class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream", MessagesHistor
         return result
 
 
-# sync/async twin of Responses: keep the two in step.
+# twin: Responses
 class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream", ResponsesHistory]):
     """``client.responses`` on :class:`AsyncKimi`: the twin of :class:`Responses`."""
 

@@ -83,12 +83,16 @@ if TYPE_CHECKING:
     from kimi_ext.messages.stream import MessagesStreamEvent
 
 
+# twin: _AsyncClient
 class _SyncClient(Protocol):
+    # twin: differs (which twin it is)
     @property
     def is_async(self) -> Literal[False]: ...
 
 
+# twin: _SyncClient
 class _AsyncClient(Protocol):
+    # twin: differs (which twin it is)
     @property
     def is_async(self) -> Literal[True]: ...
 
@@ -147,22 +151,26 @@ def _request(
     return rules, sent, request
 
 
+# twin: acontinue_answer
 def continue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
     """Sync body of ``client.chat.completions.continue_`` / ``client.messages.continue_``."""
     return _continue(resource, prefix, None, params)
 
 
+# twin: continue_answer
 async def acontinue_answer(resource: Any, *, prefix: str, **params: Any) -> Result:
     """Async body of ``continue_``."""
     return await _acontinue(resource, prefix, None, params)
 
 
+# twin: _acontinue
 def _continue(resource: Any, prefix: Any, partial: Result | None, params: dict[str, Any]) -> Result:
     """Continue from ``prefix``; the result keeps ``partial``'s reasoning (resume's)."""
     rules, sent, request = _request(resource.format, prefix, params)
     return rules.joined(sent, resource.create(**request), partial)
 
 
+# twin: _continue
 async def _acontinue(
     resource: Any, prefix: Any, partial: Result | None, params: dict[str, Any]
 ) -> Result:
@@ -230,12 +238,14 @@ def _broken(broken: IncompleteStreamError, plan: _Resumption, sent: str) -> Inco
     )
 
 
+# twin: _resume_async
 def _resume_sync(plan: _Resumption) -> Result:
     if plan.finished:
         return plan.partial  # nothing more to ask for: no request
     return _continue(plan.resource, plan.partial.text, plan.partial, plan.params)
 
 
+# twin: _resume_sync
 async def _resume_async(plan: _Resumption) -> Result:
     if plan.finished:
         return plan.partial
@@ -299,6 +309,7 @@ class _ResumedCore:
         return self._final_result
 
 
+# twin: AsyncResumedStream
 class ResumedStream(_ResumedCore):
     """The stream :func:`resume` returns with ``stream=True`` (sync): a context manager
     whose body sends the continuation request; iterate it for the continuation's events,
@@ -357,6 +368,9 @@ class ResumedStream(_ResumedCore):
     @property
     def text_stream(self) -> Iterator[str]:
         """The new visible text, fragment by fragment: what follows ``partial.text``."""
+        return self._texts()
+
+    def _texts(self) -> Iterator[str]:
         skip = self._skip if self._manager is not None else None
         for text in self._guard(lambda s: s.text_stream):
             text = skip(text) if skip is not None else text
@@ -372,6 +386,9 @@ class ResumedStream(_ResumedCore):
     def fragments(self) -> Iterator[tuple[str, str]]:
         """``("reasoning" | "text", fragment)`` pairs of the continuation, in arrival order
         (the text is the new text, as in ``text_stream``)."""
+        return self._fragments()
+
+    def _fragments(self) -> Iterator[tuple[str, str]]:
         skip = self._skip if self._manager is not None else None
         for kind, text in self._guard(lambda s: s.fragments):
             if kind == "text" and skip is not None:
@@ -398,7 +415,7 @@ class ResumedStream(_ResumedCore):
         return self._joined(final)
 
 
-# sync/async twin of ResumedStream: keep the two in step.
+# twin: ResumedStream
 class AsyncResumedStream(_ResumedCore):
     """The ``async`` twin of :class:`ResumedStream` (``async with``, ``async for``)."""
 
@@ -441,13 +458,14 @@ class AsyncResumedStream(_ResumedCore):
         if self._stream is not None:
             await self._stream.aclose()
 
+    # twin: differs (code written for either kind of stream calls close())
     close = aclose
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
             raise self._error
         if self._events is None:
-            self._events = self._guard(lambda s: s.__aiter__())
+            self._events = self._guard(aiter)
         return self._events
 
     async def __anext__(self) -> StreamEvent:
@@ -502,6 +520,7 @@ class AsyncResumedStream(_ResumedCore):
         return self._joined(final)
 
 
+# twin: AsyncResumedChatStream
 class ResumedChatStream(ResumedStream):
     """A resumed Chat stream; ``final()`` (or ``get_final_completion()``) gives the whole answer: a
     :class:`ContinuedChatCompletion` (or the partial itself, when it had finished)."""
@@ -519,6 +538,7 @@ class ResumedChatStream(ResumedStream):
         def __next__(self) -> ChatStreamEvent: ...
 
 
+# twin: AsyncResumedMessageStream
 class ResumedMessageStream(ResumedStream):
     """A resumed Messages stream; ``final()`` (or ``get_final_message()``) gives the whole answer: a
     :class:`ContinuedMessage` (or the partial itself, when it had finished)."""
@@ -536,6 +556,7 @@ class ResumedMessageStream(ResumedStream):
         def __next__(self) -> MessagesStreamEvent: ...
 
 
+# twin: ResumedChatStream
 class AsyncResumedChatStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedChatStream`."""
 
@@ -552,6 +573,7 @@ class AsyncResumedChatStream(AsyncResumedStream):
         async def __anext__(self) -> ChatStreamEvent: ...
 
 
+# twin: ResumedMessageStream
 class AsyncResumedMessageStream(AsyncResumedStream):
     """The ``async`` twin of :class:`ResumedMessageStream`."""
 

@@ -131,13 +131,16 @@ def _resolve(call_id: str, name: str, arguments: Any, registry: Mapping[str, Too
     return _Call(call_id, name, handler, arguments)
 
 
+# twin: _run_async
 def _run_sync(call: _Call) -> _Outcome:
     if call.outcome is not None:
         return call.outcome
     assert call.tool is not None
+    handler = call.tool
+    # twin: differs (an async tool runs in an event loop of its own here)
     try:
-        args, kwargs = call.tool.bind(call.args)
-        value = call.tool.fn(*args, **kwargs)
+        args, kwargs = handler.bind(call.args)
+        value = handler.fn(*args, **kwargs)
         if inspect.isawaitable(value):
             value = _run_awaitable(value)
         return _Outcome(tool_output(value))
@@ -145,7 +148,7 @@ def _run_sync(call: _Call) -> _Outcome:
         return _Outcome(error_text(exc), True, type(exc).__name__)
 
 
-# sync/async twin of _arun_hooked: keep the two in step.
+# twin: _arun_hooked
 def _run_hooked(call: _Call, hooks: Any) -> _Outcome:
     """``_run_sync(call)``, told to the client's hooks (``on_tool_start`` / ``_end``)."""
     if hooks is None:
@@ -156,7 +159,7 @@ def _run_hooked(call: _Call, hooks: Any) -> _Outcome:
     return outcome
 
 
-# sync/async twin of _run_hooked: keep the two in step.
+# twin: _run_hooked
 async def _arun_hooked(call: _Call, hooks: Any) -> _Outcome:
     if hooks is None:
         return await _run_async(call)
@@ -199,11 +202,13 @@ async def _gather(*aws: Awaitable[Any]) -> list[Any]:
     return list(await asyncio.gather(*aws))
 
 
+# twin: _run_sync
 async def _run_async(call: _Call) -> _Outcome:
     if call.outcome is not None:
         return call.outcome
     assert call.tool is not None
     handler = call.tool
+    # twin: differs (a sync tool runs in a worker thread here)
     try:
         args, kwargs = handler.bind(call.args)
         if handler.is_async:
@@ -400,7 +405,7 @@ def _declares_web_search(definition: Mapping[str, Any], names: tuple[str, ...]) 
     return isinstance(function, Mapping) and function.get("name") in names
 
 
-# sync/async twin of arun_tools: keep the two in step.
+# twin: arun_tools
 @checked(RequestValidationError, skip=("hooks",))
 def run_tools(
     resource: Any,
@@ -428,6 +433,7 @@ def run_tools(
                 if loop.keep_going(result) and rounds < max_rounds:
                     continue
                 return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
+            # twin: differs (the async loop runs a turn's calls concurrently)
             loop.record(
                 calls, [None if c.echo is not None else _run_hooked(c, hooks) for c in calls]
             )
@@ -435,7 +441,7 @@ def run_tools(
                 return ToolRun(result, loop.history, rounds, True, results)
 
 
-# sync/async twin of run_tools: keep the two in step.
+# twin: run_tools
 @checked(RequestValidationError, skip=("hooks",))
 async def arun_tools(
     resource: Any,
@@ -463,8 +469,11 @@ async def arun_tools(
                 if loop.keep_going(result) and rounds < max_rounds:
                     continue
                 return ToolRun(result, loop.history, rounds, loop.keep_going(result), results)
+            # twin: differs (the calls of a turn run concurrently)
             outcomes = await _gather(*(_arun_hooked(c, hooks) for c in calls if c.echo is None))
+            # twin: differs (as above)
             it = iter(outcomes)
+            # twin: differs (as above)
             loop.record(calls, [None if c.echo is not None else next(it) for c in calls])
             if rounds >= max_rounds:
                 return ToolRun(result, loop.history, rounds, True, results)

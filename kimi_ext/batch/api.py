@@ -13,7 +13,7 @@ from kimi_ext.batch.runner import BatchRun
 __all__ = ["arun_batch", "run_batch"]
 
 
-# sync/async twin of run_batch.
+# twin: run_batch
 async def arun_batch(
     source: str | Path | Iterable[Any], output: str | Path | None, **options: Any
 ) -> AsyncIterator[dict[str, Any]]:
@@ -26,16 +26,18 @@ async def arun_batch(
         async for line in arun_batch("requests.jsonl", "results.jsonl", concurrency=8):
             print(line["custom_id"])
     """
+    # twin: differs (the sync one runs the async one in a thread of its own)
     async with contextlib.aclosing(BatchRun(source, output, **options).results()) as docs:
         async for doc in docs:
             yield doc
 
 
-# sync/async twin of arun_batch.
+# twin: arun_batch
 def run_batch(
     source: str | Path | Iterable[Any], output: str | Path | None, **options: Any
 ) -> Iterator[dict[str, Any]]:
     """The synchronous :func:`arun_batch`: the run goes on in a thread of its own (with its
     own event loop); this yields each output line as it is written. Leaving the loop early
     stops the run (lines in flight are abandoned, not written; the output is resumable)."""
+    # twin: differs (as arun_batch says)
     return iter(BatchRun(source, output, **options))

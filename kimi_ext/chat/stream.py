@@ -350,6 +350,7 @@ class ChatAccumulator(streaming.Accumulator[ChatCompletion]):
         return out
 
 
+# twin: AsyncChatCompletionStream
 class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """A Chat Completions stream; ``final()`` reads it all, gives the completion (``get_final_completion()`` is its old name)."""
 
@@ -361,6 +362,7 @@ class ChatCompletionStream(streaming.SyncStream[ChatCompletion], accumulator=Cha
         def __next__(self) -> ChatStreamEvent: ...
 
 
+# twin: ChatCompletionStream
 class AsyncChatCompletionStream(streaming.AsyncStream[ChatCompletion], accumulator=ChatAccumulator):
     """The ``async`` twin of :class:`ChatCompletionStream`."""
 

@@ -250,6 +250,7 @@ class MessageAccumulator(streaming.Accumulator[Message]):
         return out
 
 
+# twin: AsyncMessageStream
 class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulator):
     """A Messages stream; ``final()`` reads it all and gives the whole message (``get_final_message()`` is its old name)."""
 
@@ -261,6 +262,7 @@ class MessageStream(streaming.SyncStream[Message], accumulator=MessageAccumulato
         def __next__(self) -> MessagesStreamEvent: ...
 
 
+# twin: MessageStream
 class AsyncMessageStream(streaming.AsyncStream[Message], accumulator=MessageAccumulator):
     """The ``async`` twin of :class:`MessageStream`."""
 

@@ -473,6 +473,7 @@ def _error_envelope(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# twin: AsyncResponseStream
 class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumulator):
     """A Responses stream; ``final()`` reads it all and gives the whole response (``get_final_response()`` is its old name)."""
 
@@ -484,6 +485,7 @@ class ResponseStream(streaming.SyncStream[Response], accumulator=ResponseAccumul
         def __next__(self) -> ResponsesStreamEvent: ...
 
 
+# twin: ResponseStream
 class AsyncResponseStream(streaming.AsyncStream[Response], accumulator=ResponseAccumulator):
     """The ``async`` twin of :class:`ResponseStream`."""
 

@@ -62,7 +62,7 @@ class _CallerBase:
         )
 
 
-# sync/async twin of AsyncCaller: keep the two in step.
+# twin: AsyncCaller
 class SyncCaller(_CallerBase):
     """Sends a :class:`~kimi_ext._core.transport.request.Prepared` request with a
     :class:`~kimi_ext._core.transport.sending.SyncSender` and parses the reply."""
@@ -77,7 +77,6 @@ class SyncCaller(_CallerBase):
         response = self.sender.send(prepared)
         return result_cls(parse_json_body(response, self.secret), response)
 
-    # sync/async twin of AsyncCaller._hooked_result: keep the two in step.
     def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
         call = self._begin(prepared, result_cls.format)
         try:
@@ -108,7 +107,6 @@ class SyncCaller(_CallerBase):
         event (see SyncSender.send's ``after``)."""
         return lambda state, error: self.sender.send(prepared, after=(state, error))
 
-    # sync/async twin of AsyncCaller._open: keep the two in step.
     def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
         """Open a stream's response; the stream tells the hooks how the call ends."""
         if self.hooks is None:
@@ -121,7 +119,7 @@ class SyncCaller(_CallerBase):
             raise
 
 
-# sync/async twin of SyncCaller: keep the two in step.
+# twin: SyncCaller
 class AsyncCaller(_CallerBase):
     """The async twin of :class:`SyncCaller` (an :class:`AsyncSender`; ``await`` it)."""
 
@@ -135,7 +133,6 @@ class AsyncCaller(_CallerBase):
         response = await self.sender.send(prepared)
         return result_cls(parse_json_body(response, self.secret), response)
 
-    # sync/async twin of SyncCaller._hooked_result: keep the two in step.
     async def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
         call = self._begin(prepared, result_cls.format)
         try:
@@ -167,7 +164,6 @@ class AsyncCaller(_CallerBase):
         """The async twin of SyncCaller._reopen."""
         return lambda state, error: self.sender.send(prepared, after=(state, error))
 
-    # sync/async twin of SyncCaller._open: keep the two in step.
     async def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
         if self.hooks is None:
             return await self.sender.send(prepared)

@@ -468,6 +468,7 @@ class _StreamCore(Generic[ResultT]):
         return self._error if self._error is not None else self._incomplete(None)
 
 
+# twin: AsyncStream
 class SyncStream(_StreamCore[ResultT]):
     """The synchronous shell: iterate it for :class:`StreamEvent` objects."""
 
@@ -493,12 +494,13 @@ class SyncStream(_StreamCore[ResultT]):
     @property
     def text_stream(self) -> Iterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
+        # twin: differs (a generator expression; async: _texts_of)
         return (text for _, text in self._fragments("text"))
 
     @property
     def reasoning_stream(self) -> Iterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
-        return (text for _, text in self._fragments("reasoning"))
+        return (text for _, text in self._fragments("reasoning"))  # twin: differs (as above)
 
     @property
     def fragments(self) -> Iterator[tuple[str, str]]:
@@ -615,7 +617,9 @@ class SyncStream(_StreamCore[ResultT]):
                 except APIStatusError as exc:
                     # rule: a failure reported before anything was handed to the caller is
                     # retried like create()'s.
-                    if (delivered and self._events_out) or self._shown or not self._again(exc):
+                    if (delivered and self._events_out) or self._shown:
+                        raise
+                    if not self._again(exc):
                         raise
                     continue
                 break
@@ -634,8 +638,7 @@ class SyncStream(_StreamCore[ResultT]):
             self.close()
 
 
-# sync/async twin of SyncStream, member by member (what differs is only async/await and
-# the call's deadline on each read): a change to one is made to the other.
+# twin: SyncStream
 class AsyncStream(_StreamCore[ResultT]):
     """The asynchronous shell: ``async for`` it for :class:`StreamEvent` objects."""
 
@@ -645,7 +648,6 @@ class AsyncStream(_StreamCore[ResultT]):
         super().__init__(response, secret=secret, reopen=reopen)
         self._aiterator = type(self)._aiter_events(_twin(self))
 
-    # sync/async twin of SyncStream.__iter__ / __next__: keep the two in step.
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
         if self._error is not None:
             raise self._error  # a failed stream fails again, it does not look empty
@@ -659,30 +661,30 @@ class AsyncStream(_StreamCore[ResultT]):
         return await self._aiterator.__anext__()
 
     @property
-    # sync/async twin of SyncStream's properties and readers below: keep them in step.
     def text_stream(self) -> AsyncIterator[str]:
         """The visible text, fragment by fragment (consumes the stream)."""
-        return _texts_of(self._fragments("text"))
+        return _texts_of(self._fragments("text"))  # twin: differs (no async generator expression)
 
     @property
     def reasoning_stream(self) -> AsyncIterator[str]:
         """The reasoning text, fragment by fragment (consumes the stream)."""
-        return _texts_of(self._fragments("reasoning"))
+        return _texts_of(self._fragments("reasoning"))  # twin: differs (as above)
 
     @property
     def fragments(self) -> AsyncIterator[tuple[str, str]]:
         """``("reasoning" | "text", fragment)`` pairs in arrival order (consumes the stream)."""
         return self._fragments()
 
-    # sync/async twin of SyncStream._fragments: keep the two in step.
     async def _fragments(self, kind: str | None = None) -> AsyncIterator[tuple[str, str]]:
         reader = self._reading()
         try:
             async for _ in self._aiterator:
                 if reader.inbox:
-                    for fragment in reader.take(kind):
+                    got = reader.take(kind)
+                    if got:
                         self._shown = True
-                        yield fragment
+                        for fragment in got:
+                            yield fragment
             # What another reader's reads brought in after this reader's last event.
             for fragment in reader.take(kind):
                 yield fragment
@@ -693,7 +695,6 @@ class AsyncStream(_StreamCore[ResultT]):
         finally:
             self._stop_reading(reader)
 
-    # sync/async twin of SyncStream.final: keep the two in step.
     async def final(self) -> ResultT:
         """Read the rest of the stream and return the whole result (see SyncStream.final)."""
         if not self._finished and self._error is None:
@@ -703,7 +704,6 @@ class AsyncStream(_StreamCore[ResultT]):
             raise self._not_finished()
         return self._acc.result(self.response)
 
-    # sync/async twin of SyncStream._again: keep the two in step.
     async def _again(self, error: APIStatusError) -> bool:
         state = call_state(self.response)
         if self._reopen is None or state is None:
@@ -713,7 +713,6 @@ class AsyncStream(_StreamCore[ResultT]):
         self._restart(await self._reopen(state, error))
         return True
 
-    # sync/async twin of SyncStream.close / __enter__ / __exit__: keep them in step.
     async def aclose(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
@@ -722,7 +721,7 @@ class AsyncStream(_StreamCore[ResultT]):
         if self._call is not None:
             self._end_call()
 
-    close = aclose
+    close = aclose  # twin: differs (code written for either kind of stream calls close())
 
     async def __aenter__(self) -> Self:
         return self
@@ -735,7 +734,6 @@ class AsyncStream(_StreamCore[ResultT]):
     ) -> None:
         await self.aclose()
 
-    # sync/async twin of SyncStream._iter_events (plus the deadline): keep the two in step.
     async def _aiter_events(self) -> AsyncIterator[StreamEvent]:
         try:
             while True:
@@ -744,7 +742,9 @@ class AsyncStream(_StreamCore[ResultT]):
                 decoder = self._decoder
                 delivered = False
                 chunks = self.response.aiter_bytes()
+                # twin: differs (the deadline bounds each async read; sync: the sender's timer)
                 state = call_state(self.response)
+                # twin: differs (as above)
                 if state is not None and state.end is not None:
                     chunks = _within_deadline(chunks, state)
                 if self._call is not None:
@@ -818,16 +818,18 @@ def _end_dropped(call: Any, attributes: dict[str, Any]) -> None:
     _end_call(call, attributes["_acc"], attributes["response"], None, False)
 
 
+# twin: _anoticing_first
 def _noticing_first(chunks: Iterator[bytes], call: Any) -> Iterator[bytes]:
     """``chunks``, telling the call's hooks when the first one arrives."""
-    for chunk in chunks:
+    iterator = iter(chunks)
+    for chunk in iterator:
         call.first_event()
         yield chunk
         break
-    yield from chunks
+    yield from iterator
 
 
-# sync/async twin of _noticing_first: keep the two in step.
+# twin: _noticing_first
 async def _anoticing_first(chunks: AsyncIterator[bytes], call: Any) -> AsyncIterator[bytes]:
     iterator = chunks.__aiter__()
     async for chunk in iterator:
@@ -891,6 +893,7 @@ class _CappedReads:
             self._undo()
 
 
+# twin: _adrain
 def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
     """Read what follows the terminal event (normally nothing), within the limits."""
     seen = 0
@@ -903,7 +906,7 @@ def _drain(chunks: Iterator[bytes], capped: _CappedReads) -> None:
         pass
 
 
-# sync/async twin of _drain: keep the two in step.
+# twin: _drain
 async def _adrain(chunks: AsyncIterator[bytes], capped: _CappedReads) -> None:
     seen = 0
     try:
@@ -960,6 +963,7 @@ async def _texts_of(fragments: AsyncIterator[tuple[str, str]]) -> AsyncIterator[
         yield text
 
 
+# twin: AsyncStreamManager
 class StreamManager(Generic[StreamT]):
     """``with`` opens the response (``open_response()``) and yields the stream; leaving
     the block closes it."""
@@ -993,7 +997,7 @@ class StreamManager(Generic[StreamT]):
             self._stream.close()
 
 
-# sync/async twin of StreamManager: keep the two in step.
+# twin: StreamManager
 class AsyncStreamManager(Generic[AsyncStreamT]):
     """``async with`` twin of :class:`StreamManager`."""
 

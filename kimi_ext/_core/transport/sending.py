@@ -539,9 +539,11 @@ def _give_up(error: KimiError, cause: BaseException | None) -> KimiError:
     return error
 
 
+# twin: AsyncSender
 class SyncSender(_SenderBase):
     """Sends with an ``httpx.Client``, retrying per the policy."""
 
+    # twin: differs (the default sleep: time.sleep; async: asyncio.sleep, imported late)
     def __init__(
         self, http: httpx.Client, *, sleep: Callable[[float], None] = time.sleep, **config: Any
     ) -> None:
@@ -565,6 +567,7 @@ class SyncSender(_SenderBase):
         policy, retry count, key and deadline): the next attempt's response, or the error
         raised when it is not retried."""
         if self.http.is_closed:
+            # twin: differs (the message names the with block)
             raise ClientStateError("the client was closed (close() or its with block); "
                                    "make a new one")  # fmt: skip
         if after is None:
@@ -576,6 +579,7 @@ class SyncSender(_SenderBase):
             pending = failure, None, _headers_of(failure)
         while True:
             if pending is None:
+                # twin: differs (async: the deadline bounds the whole attempt here)
                 outcome = self._attempt(prepared, state.key, state.retries, state)
                 if outcome is None:
                     continue
@@ -598,7 +602,6 @@ class SyncSender(_SenderBase):
     def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState
     ) -> _Outcome:
-        # Deliberate sync/async twin of AsyncSender._attempt (keep the two in step).
         left = state.remaining()
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None
@@ -608,6 +611,7 @@ class SyncSender(_SenderBase):
             call.request(request, retries_done)
         started = time.perf_counter()
         try:
+            # twin: differs (the deadline bounds the head in a thread; async: in send)
             if left is None:
                 response = self.http.send(request, stream=True, follow_redirects=False)
             else:
@@ -634,6 +638,7 @@ class SyncSender(_SenderBase):
         self.log(request, response, started)
         if call is not None:
             call.response(response, retries_done)
+        # twin: differs (the deadline's timer closes a sync body; async reads are bounded)
         state.arm(response)
         success = response.is_success
         if success and prepared.stream:
@@ -652,6 +657,7 @@ class SyncSender(_SenderBase):
             error, cause = self.failed(exc, request, state)
             return error, cause, None
         finally:
+            # twin: differs (as state.arm above)
             state.disarm()
             response.close()
         content = b"".join(pieces)
@@ -666,6 +672,7 @@ class SyncSender(_SenderBase):
         error = self.status_error(response, content, cut=size > limit)
         return error, None, response.headers
 
+    # twin: differs (the sync way to bound the head by the deadline)
     def _send_by_deadline(
         self, request: httpx.Request, state: CallState, left: float
     ) -> httpx.Response:
@@ -699,9 +706,11 @@ class SyncSender(_SenderBase):
         self.http.close()
 
 
+# twin: SyncSender
 class AsyncSender(_SenderBase):
     """Sends with an ``httpx.AsyncClient``, retrying per the policy."""
 
+    # twin: differs (the default sleep: asyncio.sleep, imported late; the loop it is bound to)
     def __init__(
         self,
         http: httpx.AsyncClient,
@@ -718,6 +727,7 @@ class AsyncSender(_SenderBase):
         self.sleep = sleep
         self._loop: Any = None
 
+    # twin: differs (only async connections belong to an event loop)
     def _check_loop(self) -> None:
         """Refuse a second event loop: the pool's connections belong to the first one."""
         import asyncio
@@ -741,8 +751,10 @@ class AsyncSender(_SenderBase):
     ) -> httpx.Response:
         """Async twin of :meth:`SyncSender.send`."""
         if self.http.is_closed:
+            # twin: differs (the message names the async with block)
             raise ClientStateError("the client was closed (close() or its async with block); "
                                    "make a new one")  # fmt: skip
+        # twin: differs (see _check_loop)
         self._check_loop()
         if after is None:
             state = self.start(prepared)
@@ -753,7 +765,9 @@ class AsyncSender(_SenderBase):
             pending = failure, None, _headers_of(failure)
         while True:
             if pending is None:
+                # twin: differs (the deadline bounds the whole attempt; sync: the head, in _attempt)
                 left = state.remaining()
+                # twin: differs (as above)
                 if left is None:
                     outcome = await self._attempt(prepared, state.key, state.retries, state)
                 else:
@@ -787,7 +801,6 @@ class AsyncSender(_SenderBase):
     async def _attempt(
         self, prepared: Prepared, key: str, retries_done: int, state: CallState
     ) -> _Outcome:
-        # Deliberate sync/async twin of SyncSender._attempt (keep the two in step).
         left = state.remaining()
         if left is not None and left <= 0:
             return deadline_error(state, None), None, None
@@ -797,6 +810,7 @@ class AsyncSender(_SenderBase):
             call.request(request, retries_done)
         started = time.perf_counter()
         try:
+            # twin: differs (the deadline is kept in send)
             response = await self.http.send(request, stream=True, follow_redirects=False)
         except (httpx.RequestError, *_UNMAPPED) as caught:
             exc = _request_error(caught, request)
