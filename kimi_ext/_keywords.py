@@ -15,14 +15,19 @@ takes ``**params``, so an unknown keyword is refused as before.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import inspect
+import itertools
 import operator
+import textwrap
 import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+from kimi_ext._core.contract.options import NONE_IS_NO_LIMIT, CallOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +39,16 @@ def keywords(fn: F) -> F:
     its format's keyword arguments (the format is the ``format`` of the class it is read
     from, so a method of a shared base class shows each format's own)."""
     return typing.cast(F, _Keywords(fn))
+
+
+class _ClientsSetting:
+    """The default shown for an option whose None means "no limit": the client's."""
+
+    def __repr__(self) -> str:
+        return "<the client's>"
+
+
+CLIENTS = _ClientsSetting()
 
 
 class _Keywords:
@@ -95,8 +110,8 @@ class _View:
         lines = [f"    {p.name}{' (required)' if p.default is p.empty else ''}: {text}"
                  for p, text in _fields(self._fmt)]  # fmt: skip
         return (
-            f"{doc}\n\nKeyword arguments ({self._fmt.name} format; None means not given, "
-            f"and is left off the wire):\n" + "\n".join(lines)
+            f"{doc}\n\nKeyword arguments ({self._fmt.name} format; a body field that is None "
+            f"is not given, and left off the wire):\n" + "\n".join(lines)
         )
 
 
@@ -110,16 +125,47 @@ def _fields(fmt: Any) -> list[tuple[inspect.Parameter, str]]:
     hints = typing.get_type_hints(params)
     data = fmt.contract.data
     required = set(data["required"])
+    options = _option_docs()
     out = []
     for name, hint in hints.items():
         if name in required:
             param = inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=_given(hint))
         else:
+            default = CLIENTS if name in NONE_IS_NO_LIMIT else None
             param = inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=hint
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint
             )
-        out.append((param, _description(data["schema"], data["request"], name)))
+        text = _description(data["schema"], data["request"], name) or options.get(name, "")
+        out.append((param, text))
     return out
+
+
+@functools.cache
+def _option_docs() -> dict[str, str]:
+    """The first sentence of each call option's docstring (written under its field in
+    :class:`CallOptions`; Python keeps no attribute docstrings, so read from its source)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(CallOptions)))
+    except (OSError, TypeError):  # no source (a frozen app): the options go undescribed
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs = {}
+    for field, after in itertools.pairwise(body):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[field.target.id] = _first_sentence(after.value.value)
+    return docs
+
+
+def _first_sentence(text: str) -> str:
+    one = " ".join(text.split())
+    end = one.find(". ")
+    return one if end < 0 else one[: end + 1]
 
 
 def _given(hint: Any) -> Any:
@@ -140,11 +186,7 @@ def _description(schema: Mapping[str, Any], request: str, name: str) -> str:
     ref = node.get("$ref")
     if text is None and isinstance(ref, str):
         text = defs.get(ref.removeprefix("#/$defs/"), {}).get("description")
-    if not text:
-        return "(a call option of kimi_ext)" if not node else ""
-    one = " ".join(text.split())
-    end = one.find(". ")
-    return one if end < 0 else one[: end + 1]
+    return _first_sentence(text) if text else ""
 
 
 def _resolve(annotation: Any, fn: Callable[..., Any]) -> Any:

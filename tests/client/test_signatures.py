@@ -19,6 +19,7 @@ from kimi_ext.contract import contract
 
 NOWHERE = "http://127.0.0.1:9"  # validation refuses before anything is sent
 METHODS = ("create", "stream", "parse", "continue_")
+NO_LIMIT = {"timeout", "deadline"}  # a call's None: no limit; left out: the client's
 
 
 def _resources() -> Iterator[tuple[str, str, Any]]:
@@ -61,8 +62,10 @@ def test_signature_lists_every_field_with_its_type(label: str, fmt: str, method:
         assert param.kind is inspect.Parameter.KEYWORD_ONLY, (label, name)
         assert param.annotation == hint, (label, name, param.annotation)
         assert (param.default is inspect.Parameter.empty) == required, (label, name)
-        if not required:
-            assert param.default is None
+        if name in NO_LIMIT:  # None asks for no limit, so leaving it out is not None
+            assert repr(param.default) == "<the client's>", (label, name)
+        elif not required:
+            assert param.default is None, (label, name)
     assert not any(p.kind is p.VAR_KEYWORD for p in params.values()), label
 
 
