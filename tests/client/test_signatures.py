@@ -109,3 +109,15 @@ async def test_an_unknown_keyword_is_still_refused_async() -> None:
     with pytest.raises(RequestValidationError, match="bogus"):
         await client.responses.create(model="kimi-k3.1-pro", input="hi", bogus=1)
     await client.close()
+
+
+def test_run_tools_lists_the_fields_besides_its_own() -> None:
+    client = Kimi(api_key="k", base_url=NOWHERE)
+    params = inspect.signature(client.messages.run_tools).parameters
+    assert params["tools"].default is inspect.Parameter.empty  # its own: functions to run
+    assert params["max_rounds"].default == 10
+    for name, (hint, required) in _expected("messages").items():
+        if name != "tools":
+            assert params[name].annotation == hint, name
+            assert (params[name].default is inspect.Parameter.empty) == required, name
+    client.close()
