@@ -52,6 +52,7 @@ from kimi_ext._core.transport.sending import (
     check_base_url,
     loopback_http_origins,
 )
+from kimi_ext._keywords import keywords
 from kimi_ext.chat import ChatCompletion, ChatHistory, ContinuedChatCompletion
 from kimi_ext.errors import ClientConfigError, RequestValidationError
 from kimi_ext.formats import CHAT, MESSAGES, RESPONSES
@@ -504,7 +505,8 @@ class AsyncKimi(_ClientBase):
 # types (_SyncResource / _AsyncResource); the per-format classes name their Format and give
 # create, stream and continue_ the format's typed keyword arguments (a TypedDict cannot be
 # a type parameter of Unpack, so these signatures are spelled per format). mypy checks them
-# with no cast.
+# with no cast. At run time Unpack is only **params: @keywords makes help() and
+# inspect.signature list the format's fields instead (kimi_ext/_keywords.py).
 
 
 class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
@@ -526,6 +528,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
     def __init__(self, caller: SyncCaller) -> None:
         self._caller = caller
 
+    @keywords
     def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
         """Structured output: ``schema`` (JSON Schema dict, dataclass or TypedDict) goes in
         the format's own field; the answer is validated and decoded into ``.value``.
@@ -547,6 +550,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         prepared = self._prepare(params, True)
         return self._caller.stream_manager(prepared, self.format.load_stream())
 
+    @keywords
     def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ResultT, HistoryT]:
@@ -571,6 +575,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
     def __init__(self, caller: AsyncCaller) -> None:
         self._caller = caller
 
+    @keywords
     async def parse(
         self, *, schema: Any, name: str | None = None, **params: Any
     ) -> Structured[Any]:
@@ -590,6 +595,7 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
         prepared = self._prepare(params, True)
         return self._caller.stream_manager(prepared, self.format.load_async_stream())
 
+    @keywords
     async def run_tools(
         self, *, tools: Iterable[Any], max_rounds: int = 10, **params: Any
     ) -> ToolRun[ResultT, HistoryT]:
@@ -622,6 +628,7 @@ class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", Chat
     def create(
         self, *, stream: Literal[True], **params: Unpack[ChatParams]
     ) -> ChatCompletionStream: ...
+    @keywords
     def create(
         self, *, stream: bool = False, **params: Any
     ) -> ChatCompletion | ChatCompletionStream:
@@ -632,10 +639,12 @@ class ChatCompletions(_SyncResource[ChatCompletion, "ChatCompletionStream", Chat
         """
         return self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[ChatParams]) -> StreamManager[ChatCompletionStream]:
         """A context manager yielding a :class:`~kimi_ext.chat.stream.ChatCompletionStream`."""
         return self._stream(params)
 
+    @keywords
     def continue_(self, *, prefix: str, **params: Unpack[ChatParams]) -> ContinuedChatCompletion:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
@@ -666,6 +675,7 @@ class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
     def create(
         self, *, stream: Literal[True], **params: Unpack[MessagesParams]
     ) -> MessageStream: ...
+    @keywords
     def create(self, *, stream: bool = False, **params: Any) -> Message | MessageStream:
         """Create a message. ``stream=True`` returns the event stream instead.
 
@@ -673,10 +683,12 @@ class Messages(_SyncResource[Message, "MessageStream", MessagesHistory]):
         """
         return self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[MessagesParams]) -> StreamManager[MessageStream]:
         """A context manager yielding a :class:`~kimi_ext.messages.stream.MessageStream`."""
         return self._stream(params)
 
+    @keywords
     def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Continue the answer from ``prefix``; ``.text`` is the prefix and the continuation
         as one text (see :mod:`kimi_ext.continuation`)."""
@@ -699,6 +711,7 @@ class Responses(_SyncResource[Response, "ResponseStream", ResponsesHistory]):
     def create(
         self, *, stream: Literal[True], **params: Unpack[ResponsesParams]
     ) -> ResponseStream: ...
+    @keywords
     def create(self, *, stream: bool = False, **params: Any) -> Response | ResponseStream:
         """Create a response. ``stream=True`` returns the event stream instead.
 
@@ -706,6 +719,7 @@ class Responses(_SyncResource[Response, "ResponseStream", ResponsesHistory]):
         """
         return self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[ResponsesParams]) -> StreamManager[ResponseStream]:
         """A context manager yielding a :class:`~kimi_ext.responses.stream.ResponseStream`."""
         return self._stream(params)
@@ -727,16 +741,19 @@ class AsyncChatCompletions(
     async def create(
         self, *, stream: Literal[True], **params: Unpack[ChatParams]
     ) -> AsyncChatCompletionStream: ...
+    @keywords
     async def create(
         self, *, stream: bool = False, **params: Any
     ) -> ChatCompletion | AsyncChatCompletionStream:
         """Async :meth:`ChatCompletions.create`."""
         return await self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[ChatParams]) -> AsyncStreamManager[AsyncChatCompletionStream]:
         """An async context manager yielding an AsyncChatCompletionStream."""
         return self._stream(params)
 
+    @keywords
     async def continue_(
         self, *, prefix: str, **params: Unpack[ChatParams]
     ) -> ContinuedChatCompletion:
@@ -768,14 +785,17 @@ class AsyncMessages(_AsyncResource[Message, "AsyncMessageStream", MessagesHistor
     async def create(
         self, *, stream: Literal[True], **params: Unpack[MessagesParams]
     ) -> AsyncMessageStream: ...
+    @keywords
     async def create(self, *, stream: bool = False, **params: Any) -> Message | AsyncMessageStream:
         """Async :meth:`Messages.create`."""
         return await self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[MessagesParams]) -> AsyncStreamManager[AsyncMessageStream]:
         """An async context manager yielding an AsyncMessageStream."""
         return self._stream(params)
 
+    @keywords
     async def continue_(self, *, prefix: str, **params: Unpack[MessagesParams]) -> ContinuedMessage:
         """Async :meth:`Messages.continue_`."""
         result = await self._continue(prefix, params)
@@ -797,12 +817,14 @@ class AsyncResponses(_AsyncResource[Response, "AsyncResponseStream", ResponsesHi
     async def create(
         self, *, stream: Literal[True], **params: Unpack[ResponsesParams]
     ) -> AsyncResponseStream: ...
+    @keywords
     async def create(
         self, *, stream: bool = False, **params: Any
     ) -> Response | AsyncResponseStream:
         """Async :meth:`Responses.create`."""
         return await self._create(params, stream)
 
+    @keywords
     def stream(self, **params: Unpack[ResponsesParams]) -> AsyncStreamManager[AsyncResponseStream]:
         """An async context manager yielding an AsyncResponseStream."""
         return self._stream(params)

@@ -36,7 +36,7 @@ def undocumented_members(cls: type) -> list[str]:
             raw = raw.__func__
         if isinstance(raw, property):
             target: Any = raw
-        elif inspect.isfunction(raw):
+        elif inspect.isfunction(raw) or inspect.ismethoddescriptor(raw):  # also @keywords
             target = getattr(cls, name)
         else:
             continue  # data attributes and constants

@@ -15,6 +15,7 @@ from kimi_ext.errors import RequestValidationError
 __all__ = [
     "CLIENT_OPTIONS",
     "MAX_SECONDS",
+    "NONE_IS_NO_LIMIT",
     "CallOptions",
     "check_header",
     "check_options",
@@ -31,7 +32,7 @@ CLIENT_OPTIONS = frozenset(
 class CallOptions(TypedDict, total=False):
     """The keyword arguments of every ``create()`` that are not body fields (kimi_ext's own;
     each format's params add the body fields derived from its spec). ``None`` means "not
-    given"."""
+    given", except for ``timeout`` and ``deadline`` (:data:`NONE_IS_NO_LIMIT`)."""
 
     effort: Effort | None
     """Reasoning effort, placed in the format's own field. Aliases are normalized:
@@ -39,11 +40,19 @@ class CallOptions(TypedDict, total=False):
     extra_body: Mapping[str, Any] | None
     """Fields merged into the body after validation, on purpose (not checked)."""
     extra_headers: Mapping[str, str] | None
+    """Headers added to this request."""
     timeout: httpx.Timeout | float | None
+    """Seconds, or an httpx.Timeout; None for no limit; left out, the client's."""
     max_retries: int | None
+    """Retries of this call; None or left out, the client's ``max_retries``."""
     deadline: float | None
     """Seconds within which this call (its retries, and a stream to its end) must be over;
-    overrides the client's ``deadline``."""
+    None for no deadline; left out, the client's ``deadline``."""
+
+
+# The call options whose None is a value ("no limit"), not "not given": left out, the
+# client's setting applies.
+NONE_IS_NO_LIMIT = frozenset({"timeout", "deadline"})
 
 
 # The longest wait a timeout (each part of an httpx.Timeout) or a deadline may ask for: 30
