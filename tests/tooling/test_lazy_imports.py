@@ -39,6 +39,9 @@ BY_STRING = {
     "kimi_ext/_core/contract/fast.py": "kimi_raw._contract.<format>_fast_<mode> (generated)",
     "kimi_ext/_core/model/result.py": "kimi_raw.<format>.models (generated)",
     "kimi_ext/_core/streaming/stream.py": "kimi_raw.<format>.models (generated)",
+    # The format's params TypedDict, only on the first help()/signature of a method (the
+    # params modules cost ~50 ms to import, so import kimi_ext never loads them).
+    "kimi_ext/_keywords.py": "kimi_ext.<format>.params, when a signature is first read",
 }
 
 
