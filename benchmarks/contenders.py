@@ -144,11 +144,7 @@ def small_request(clients: Clients, fmt: str, *, sdks: bool = True) -> list[Cont
     def check_dict(data: Any) -> None:
         assert data["model"] == MODEL, data
 
-    resource: Any = {
-        "chat": kimi.chat.completions,
-        "messages": kimi.messages,
-        "responses": kimi.responses,
-    }[fmt]
+    resource = _kimi_resource(kimi, fmt)
     out = [
         Contender(BASELINE, baseline, check_dict),
         Contender("kimi_ext create()", lambda: resource.create(**body), _check_text, kimi=True),
@@ -238,12 +234,14 @@ def _check_collected(exp: Expected) -> Callable[[Any], None]:
     return check
 
 
+def _kimi_resource(kimi: kimi_ext.Kimi, fmt: str) -> Any:
+    return {"chat": kimi.chat.completions, "messages": kimi.messages, "responses": kimi.responses}[
+        fmt
+    ]
+
+
 def _kimi_stream(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
-    resource: Any = {
-        "chat": kimi.chat.completions,
-        "messages": kimi.messages,
-        "responses": kimi.responses,
-    }[fmt]
+    resource = _kimi_resource(kimi, fmt)
 
     def run() -> Any:
         with resource.stream(**body) as stream:
@@ -253,11 +251,7 @@ def _kimi_stream(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callabl
 
 
 def _kimi_iterate(kimi: kimi_ext.Kimi, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
-    resource: Any = {
-        "chat": kimi.chat.completions,
-        "messages": kimi.messages,
-        "responses": kimi.responses,
-    }[fmt]
+    resource = _kimi_resource(kimi, fmt)
 
     def run() -> Any:
         stream = resource.create(stream=True, **body)
@@ -515,11 +509,7 @@ def history(
     size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
     http = clients.http
     kimi = clients.kimi(key)
-    resource: Any = {
-        "chat": kimi.chat.completions,
-        "messages": kimi.messages,
-        "responses": kimi.responses,
-    }[fmt]
+    resource = _kimi_resource(kimi, fmt)
     with_history = {**body, field: hist}
 
     def baseline() -> Any:
