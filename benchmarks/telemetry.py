@@ -150,7 +150,7 @@ def _today(kimi: Any, fmt: str, body: dict[str, Any]) -> Callable[[], Any]:
 
     def run() -> Any:
         prepared = resource._prepare(body, False)
-        response = sender.send(prepared)
+        response = sender.send(prepared, sender.start(prepared))
         return result_cls(parse_json_body(response, key), response)
 
     return run

@@ -61,6 +61,13 @@ class _CallerBase:
             fmt, prepared.stream, prepared.content, self.sender.base_url, prepared.built
         )
 
+    def _start_stream(self, prepared: Prepared, stream_cls: type[Any]) -> CallState:
+        """A streamed call's state, its hooks begun (when the client has hooks)."""
+        if self.hooks is None:
+            return self.sender.start(prepared)
+        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        return self.sender.start(prepared, call)
+
 
 # twin: AsyncCaller
 class SyncCaller(_CallerBase):
@@ -74,13 +81,13 @@ class SyncCaller(_CallerBase):
         """Send a plain (not streamed) request; its reply as ``result_cls``."""
         if self.hooks is not None:
             return self._hooked_result(prepared, result_cls)
-        response = self.sender.send(prepared)
+        response = self.sender.send(prepared, self.sender.start(prepared))
         return result_cls(parse_json_body(response, self.secret), response)
 
     def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
         call = self._begin(prepared, result_cls.format)
         try:
-            response = self.sender.send(prepared, call)
+            response = self.sender.send(prepared, self.sender.start(prepared, call))
             result = result_cls(parse_json_body(response, self.secret), response)
         except BaseException as exc:
             call.end(None, exc)
@@ -89,31 +96,34 @@ class SyncCaller(_CallerBase):
         return result
 
     def stream(self, prepared: Prepared, stream_cls: type[S]) -> S:
-        """Send a streamed request now; its reply as a ``stream_cls``."""
-        response = self._open(prepared, stream_cls)
-        return stream_cls(response, secret=self.secret, reopen=self._reopen(prepared))
+        """Send a streamed request now; its reply as a ``stream_cls``, handed the call's
+        state (deadline, caps, hooks) and how to send the call again."""
+        state = self._start_stream(prepared, stream_cls)
+        response = self._open(prepared, state)
+        return stream_cls(
+            response, secret=self.secret, state=state, reopen=self._reopen(prepared, state)
+        )
 
     def stream_manager(self, prepared: Prepared, stream_cls: type[S]) -> StreamManager[S]:
         """A context manager that sends the streamed request on entry (``stream()``)."""
         from kimi_ext._core.streaming.stream import StreamManager
 
-        return StreamManager(
-            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret,
-            reopen=self._reopen(prepared),
-        )  # fmt: skip
+        return StreamManager(lambda: self.stream(prepared, stream_cls))
 
-    def _reopen(self, prepared: Prepared) -> Callable[[CallState, APIStatusError], httpx.Response]:
+    def _reopen(
+        self, prepared: Prepared, state: CallState
+    ) -> Callable[[APIStatusError], httpx.Response]:
         """How the stream asks for another attempt after a failure it received before any
-        event (see SyncSender.send's ``after``)."""
-        return lambda state, error: self.sender.send(prepared, after=(state, error))
+        event (see SyncSender.send's ``failure``)."""
+        return lambda error: self.sender.send(prepared, state, failure=error)
 
-    def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
+    def _open(self, prepared: Prepared, state: CallState) -> httpx.Response:
         """Open a stream's response; the stream tells the hooks how the call ends."""
-        if self.hooks is None:
-            return self.sender.send(prepared)
-        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+        call = state.call
+        if call is None:
+            return self.sender.send(prepared, state)
         try:
-            return self.sender.send(prepared, call)
+            return self.sender.send(prepared, state)
         except BaseException as exc:
             call.end(None, exc, finished=False)
             raise
@@ -130,13 +140,13 @@ class AsyncCaller(_CallerBase):
         """Send a plain (not streamed) request; its reply as ``result_cls``."""
         if self.hooks is not None:
             return await self._hooked_result(prepared, result_cls)
-        response = await self.sender.send(prepared)
+        response = await self.sender.send(prepared, self.sender.start(prepared))
         return result_cls(parse_json_body(response, self.secret), response)
 
     async def _hooked_result(self, prepared: Prepared, result_cls: type[R]) -> R:
         call = self._begin(prepared, result_cls.format)
         try:
-            response = await self.sender.send(prepared, call)
+            response = await self.sender.send(prepared, self.sender.start(prepared, call))
             result = result_cls(parse_json_body(response, self.secret), response)
         except BaseException as exc:
             call.end(None, exc)
@@ -146,30 +156,30 @@ class AsyncCaller(_CallerBase):
 
     async def stream(self, prepared: Prepared, stream_cls: type[AS]) -> AS:
         """Send a streamed request now; its reply as a ``stream_cls``."""
-        response = await self._open(prepared, stream_cls)
-        return stream_cls(response, secret=self.secret, reopen=self._reopen(prepared))
+        state = self._start_stream(prepared, stream_cls)
+        response = await self._open(prepared, state)
+        return stream_cls(
+            response, secret=self.secret, state=state, reopen=self._reopen(prepared, state)
+        )
 
     def stream_manager(self, prepared: Prepared, stream_cls: type[AS]) -> AsyncStreamManager[AS]:
         """An async context manager that sends the streamed request on entry."""
         from kimi_ext._core.streaming.stream import AsyncStreamManager
 
-        return AsyncStreamManager(
-            lambda: self._open(prepared, stream_cls), stream_cls, secret=self.secret,
-            reopen=self._reopen(prepared),
-        )  # fmt: skip
+        return AsyncStreamManager(lambda: self.stream(prepared, stream_cls))
 
     def _reopen(
-        self, prepared: Prepared
-    ) -> Callable[[CallState, APIStatusError], Awaitable[httpx.Response]]:
+        self, prepared: Prepared, state: CallState
+    ) -> Callable[[APIStatusError], Awaitable[httpx.Response]]:
         """The async twin of SyncCaller._reopen."""
-        return lambda state, error: self.sender.send(prepared, after=(state, error))
+        return lambda error: self.sender.send(prepared, state, failure=error)
 
-    async def _open(self, prepared: Prepared, stream_cls: type[Any]) -> httpx.Response:
-        if self.hooks is None:
-            return await self.sender.send(prepared)
-        call = self._begin(prepared, stream_cls._accumulator_type.result_type.format)
+    async def _open(self, prepared: Prepared, state: CallState) -> httpx.Response:
+        call = state.call
+        if call is None:
+            return await self.sender.send(prepared, state)
         try:
-            return await self.sender.send(prepared, call)
+            return await self.sender.send(prepared, state)
         except BaseException as exc:
             call.end(None, exc, finished=False)
             raise

@@ -88,7 +88,7 @@ from kimi_ext._core.model.result import Result
 from kimi_ext._core.streaming.sse import SSEDecoder, SSELineTooLong
 from kimi_ext._core.transport.httpx_compat import cap_reads, set_body
 from kimi_ext._core.transport.secret import redact, redact_bytes, redact_json
-from kimi_ext._core.transport.sending import CallState, call_state
+from kimi_ext._core.transport.sending import CallState
 from kimi_ext._core.transport.wire_errors import status_error_from_event
 from kimi_ext.errors import (
     APIResponseError,
@@ -312,17 +312,27 @@ class _StreamCore(Generic[ResultT]):
             cls._accumulator_type = accumulator
             cls._event_type = accumulator.event_type
 
-    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
+    def __init__(
+        self,
+        response: httpx.Response,
+        *,
+        secret: Any,
+        state: CallState | None = None,
+        reopen: Any = None,
+    ) -> None:
         self.response = response
         self._secret = secret
-        # How to ask for another attempt of the call (SyncCaller._reopen; None: never).
+        # The call's state (deadline, line cap, hooks), handed over by the caller that sent
+        # it; None for a response read on its own (no deadline, no hooks, the default cap).
+        self._state = state
+        # How to ask for another attempt of the call, given the failure (the caller's
+        # _reopen; None: never).
         self._reopen = reopen
         # What the caller was handed: the events (it iterates the stream), or a fragment
         # (text_stream, reasoning_stream, fragments). final() hands over only the result.
         self._events_out = False
         self._shown = False
         self._acc: Accumulator[ResultT] = self._accumulator_type()
-        state = call_state(response)
         self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
         self._error: KimiError | None = None
         self._finished = False  # the stream ended cleanly (terminal event, or allowed EOF)
@@ -344,7 +354,7 @@ class _StreamCore(Generic[ResultT]):
             inbox.clear()
         self._acc = self._accumulator_type()
         self._acc.readers = readers
-        state = call_state(response)
+        state = self._state
         self._decoder = SSEDecoder(max_line=state.max_line if state is not None else None)
 
     def _end_call(self) -> None:
@@ -392,7 +402,7 @@ class _StreamCore(Generic[ResultT]):
         """The error for a stream that ended early (``exc``, the transport error, is
         chained by the caller); ``timed_out`` tells a stall or deadline from a cut."""
         where = self._acc.terminal_name
-        state = call_state(self.response)
+        state = self._state
         timed_out = isinstance(exc, httpx.TimeoutException)
         if state is not None and state.expired:
             reason = f"the call's deadline of {state.deadline:g} s passed before {where}"
@@ -475,8 +485,15 @@ class SyncStream(_StreamCore[ResultT]):
     # A slot, not an attribute: the twin the generator holds shares the attributes only.
     __slots__ = ("_iterator",)
 
-    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
-        super().__init__(response, secret=secret, reopen=reopen)
+    def __init__(
+        self,
+        response: httpx.Response,
+        *,
+        secret: Any,
+        state: CallState | None = None,
+        reopen: Any = None,
+    ) -> None:
+        super().__init__(response, secret=secret, state=state, reopen=reopen)
         self._iterator = type(self)._iter_events(_twin(self))
 
     def __iter__(self) -> Iterator[StreamEvent]:
@@ -551,18 +568,17 @@ class SyncStream(_StreamCore[ResultT]):
         client's policy, retry count, key and deadline decide, in the sender); the new
         response is then read. Raises the error the retries end with; False when this
         stream cannot ask for another attempt."""
-        state = call_state(self.response)
-        if self._reopen is None or state is None:
+        if self._reopen is None:
             return False
-        _disarm(self.response)
+        _disarm(self._state)
         self.response.close()
-        self._restart(self._reopen(state, error))
+        self._restart(self._reopen(error))
         return True
 
     def close(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
-        _disarm(self.response)
+        _disarm(self._state)
         self.response.close()
         if self._call is not None:
             self._end_call()
@@ -644,8 +660,15 @@ class AsyncStream(_StreamCore[ResultT]):
 
     __slots__ = ("_aiterator",)  # see SyncStream
 
-    def __init__(self, response: httpx.Response, *, secret: Any, reopen: Any = None) -> None:
-        super().__init__(response, secret=secret, reopen=reopen)
+    def __init__(
+        self,
+        response: httpx.Response,
+        *,
+        secret: Any,
+        state: CallState | None = None,
+        reopen: Any = None,
+    ) -> None:
+        super().__init__(response, secret=secret, state=state, reopen=reopen)
         self._aiterator = type(self)._aiter_events(_twin(self))
 
     def __aiter__(self) -> AsyncIterator[StreamEvent]:
@@ -705,18 +728,17 @@ class AsyncStream(_StreamCore[ResultT]):
         return self._acc.result(self.response)
 
     async def _again(self, error: APIStatusError) -> bool:
-        state = call_state(self.response)
-        if self._reopen is None or state is None:
+        if self._reopen is None:
             return False
-        _disarm(self.response)
+        _disarm(self._state)
         await self.response.aclose()
-        self._restart(await self._reopen(state, error))
+        self._restart(await self._reopen(error))
         return True
 
     async def aclose(self) -> None:
         """Close the response (idempotent). Unread events are lost."""
         self._closed = True
-        _disarm(self.response)
+        _disarm(self._state)
         await self.response.aclose()
         if self._call is not None:
             self._end_call()
@@ -743,7 +765,7 @@ class AsyncStream(_StreamCore[ResultT]):
                 delivered = False
                 chunks = self.response.aiter_bytes()
                 # twin: differs (the deadline bounds each async read; sync: the sender's timer)
-                state = call_state(self.response)
+                state = self._state
                 # twin: differs (as above)
                 if state is not None and state.end is not None:
                     chunks = _within_deadline(chunks, state)
@@ -840,8 +862,7 @@ async def _anoticing_first(chunks: AsyncIterator[bytes], call: Any) -> AsyncIter
         yield chunk
 
 
-def _disarm(response: httpx.Response) -> None:
-    state = call_state(response)
+def _disarm(state: CallState | None) -> None:
     if state is not None:
         state.disarm()
 
@@ -965,26 +986,15 @@ async def _texts_of(fragments: AsyncIterator[tuple[str, str]]) -> AsyncIterator[
 
 # twin: AsyncStreamManager
 class StreamManager(Generic[StreamT]):
-    """``with`` opens the response (``open_response()``) and yields the stream; leaving
-    the block closes it."""
+    """``with`` opens the stream (``open_stream()``: the call is sent then, not before)
+    and yields it; leaving the block closes it."""
 
-    def __init__(
-        self,
-        open_response: Callable[[], httpx.Response],
-        stream_cls: Callable[..., StreamT],
-        *,
-        secret: Any,
-        reopen: Any = None,
-    ) -> None:
-        self._open_response = open_response
-        self._stream_cls = stream_cls
-        self._secret = secret
-        self._reopen = reopen
+    def __init__(self, open_stream: Callable[[], StreamT]) -> None:
+        self._open_stream = open_stream
         self._stream: StreamT | None = None
 
     def __enter__(self) -> StreamT:
-        response = self._open_response()
-        self._stream = self._stream_cls(response, secret=self._secret, reopen=self._reopen)
+        self._stream = self._open_stream()
         return self._stream
 
     def __exit__(
@@ -1001,23 +1011,12 @@ class StreamManager(Generic[StreamT]):
 class AsyncStreamManager(Generic[AsyncStreamT]):
     """``async with`` twin of :class:`StreamManager`."""
 
-    def __init__(
-        self,
-        open_response: Callable[[], Awaitable[httpx.Response]],
-        stream_cls: Callable[..., AsyncStreamT],
-        *,
-        secret: Any,
-        reopen: Any = None,
-    ) -> None:
-        self._open_response = open_response
-        self._stream_cls = stream_cls
-        self._secret = secret
-        self._reopen = reopen
+    def __init__(self, open_stream: Callable[[], Awaitable[AsyncStreamT]]) -> None:
+        self._open_stream = open_stream
         self._stream: AsyncStreamT | None = None
 
     async def __aenter__(self) -> AsyncStreamT:
-        response = await self._open_response()
-        self._stream = self._stream_cls(response, secret=self._secret, reopen=self._reopen)
+        self._stream = await self._open_stream()
         return self._stream
 
     async def __aexit__(

@@ -47,8 +47,6 @@ if TYPE_CHECKING:
     from kimi_ext._core.transport.hooking import CallHooks
 
 USER_AGENT = f"kimi-ext/{__version__}"
-# Where a response carries its CallState (see call_state).
-_STATE_KEY = "kimi_ext.call"
 
 
 def check_base_url(url: str, *, allow_insecure_http: bool, name: str = "base_url") -> str:
@@ -148,8 +146,10 @@ def _request_error(exc: BaseException, request: httpx.Request) -> httpx.RequestE
 
 
 class CallState:
-    """What one call's response carries for whoever reads it (the streams): the
-    deadline, the body and line cap, and whether the deadline has passed.
+    """One call's state, made by its caller (``start``) and passed to whatever needs it
+    (each send and retry, the stream that reads the reply): the idempotency key and retry
+    count, the deadline, the body and line cap, the hooks, and whether the deadline has
+    passed. Nothing of it rides on the response.
 
     In the sync client a watchdog thread shuts the socket down when the deadline passes,
     so a read blocked on a trickling server returns at once.
@@ -287,12 +287,6 @@ class _HeadPhase:
             _shut_down(stream)
 
 
-def call_state(response: httpx.Response) -> CallState | None:
-    """The CallState the sender attached to ``response`` (None for a foreign response)."""
-    state = response.extensions.get(_STATE_KEY)
-    return state if isinstance(state, CallState) else None
-
-
 def deadline_error(state: CallState, request: httpx.Request | None) -> APITimeoutError:
     """The error for a call whose deadline has passed."""
     return APITimeoutError(
@@ -383,13 +377,17 @@ class _SenderBase:
     def base_url(self) -> str:
         return self.base_urls[self.base_index]
 
-    def start(self, prepared: Prepared) -> CallState:
-        """The state of one call: its deadline (per call, else the client's) and caps."""
+    def start(self, prepared: Prepared, call: CallHooks | None = None) -> CallState:
+        """The state of one call, made by its caller and passed to each step that needs
+        it (the sends, the stream): its deadline (per call, else the client's), caps and
+        hooks (``call``; None: the client has none)."""
         deadline = self.deadline if prepared.deadline is UNSET_TIMEOUT else prepared.deadline
         if not isinstance(deadline, int | float):
             deadline = None
         end = None if deadline is None else time.monotonic() + deadline
-        return CallState(deadline, end, self.max_body_size)
+        state = CallState(deadline, end, self.max_body_size)
+        state.call = call
+        return state
 
     def build(
         self,
@@ -552,31 +550,22 @@ class SyncSender(_SenderBase):
         self.sleep = sleep
 
     def send(
-        self,
-        prepared: Prepared,
-        call: CallHooks | None = None,
-        *,
-        after: tuple[CallState, APIStatusError] | None = None,
+        self, prepared: Prepared, state: CallState, *, failure: APIStatusError | None = None
     ) -> httpx.Response:
-        """Send until success or the policy gives up. With ``prepared.stream`` the body is
-        left unread for the caller (who must close the response). ``call``: the call's
-        hooks, told of each attempt, retry and fallback (None: no hooks).
+        """Send the call (``state``, from :meth:`start`) until success or the policy gives
+        up. With ``prepared.stream`` the body is left unread for the caller (who must close
+        the response). The call's hooks (``state.call``) are told of each attempt, retry and
+        fallback.
 
-        ``after``: a stream's call (its state) whose response reported this failure before
-        any event was delivered; it is decided on as a failed attempt of that call (the same
-        policy, retry count, key and deadline): the next attempt's response, or the error
-        raised when it is not retried."""
+        ``failure``: a failure that the call's stream received before any event was
+        delivered; it is decided on as a failed attempt of that call (the same policy,
+        retry count, key and deadline): the next attempt's response, or the error raised
+        when it is not retried."""
         if self.http.is_closed:
             # twin: differs (the message names the with block)
             raise ClientStateError("the client was closed (close() or its with block); "
                                    "make a new one")  # fmt: skip
-        if after is None:
-            state = self.start(prepared)
-            state.call = call
-            pending = None
-        else:
-            state, failure = after
-            pending = failure, None, _headers_of(failure)
+        pending = None if failure is None else (failure, None, _headers_of(failure))
         while True:
             if pending is None:
                 # twin: differs (async: the deadline bounds the whole attempt here)
@@ -634,7 +623,6 @@ class SyncSender(_SenderBase):
         searched = self._api_key.searched_bytes()
         _scrub(request, searched)
         _scrub_response(response, searched)
-        response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         if call is not None:
             call.response(response, retries_done)
@@ -743,11 +731,7 @@ class AsyncSender(_SenderBase):
             )
 
     async def send(
-        self,
-        prepared: Prepared,
-        call: CallHooks | None = None,
-        *,
-        after: tuple[CallState, APIStatusError] | None = None,
+        self, prepared: Prepared, state: CallState, *, failure: APIStatusError | None = None
     ) -> httpx.Response:
         """Async twin of :meth:`SyncSender.send`."""
         if self.http.is_closed:
@@ -756,13 +740,7 @@ class AsyncSender(_SenderBase):
                                    "make a new one")  # fmt: skip
         # twin: differs (see _check_loop)
         self._check_loop()
-        if after is None:
-            state = self.start(prepared)
-            state.call = call
-            pending = None
-        else:
-            state, failure = after
-            pending = failure, None, _headers_of(failure)
+        pending = None if failure is None else (failure, None, _headers_of(failure))
         while True:
             if pending is None:
                 # twin: differs (the deadline bounds the whole attempt; sync: the head, in _attempt)
@@ -830,7 +808,6 @@ class AsyncSender(_SenderBase):
         searched = self._api_key.searched_bytes()
         _scrub(request, searched)
         _scrub_response(response, searched)
-        response.extensions[_STATE_KEY] = state
         self.log(request, response, started)
         if call is not None:
             call.response(response, retries_done)

@@ -337,9 +337,10 @@ def test_broken_connection_is_never_retried() -> None:
 
     client = httpx.Client(transport=httpx.MockTransport(handler))
     manager = StreamManager(
-        lambda: client.send(client.build_request("POST", "https://api.test/x"), stream=True),
-        ChatCompletionStream,
-        secret=SECRET,
+        lambda: ChatCompletionStream(
+            client.send(client.build_request("POST", "https://api.test/x"), stream=True),
+            secret=SECRET,
+        )
     )
     assert calls == []  # nothing is sent before the block is entered
     with pytest.raises(E.IncompleteStreamError), manager as stream:
@@ -372,7 +373,7 @@ def test_stream_manager_opens_on_enter_and_closes_on_exit() -> None:
         opened.append((response, transport_stream))
         return response
 
-    manager = StreamManager(open_response, MessageStream, secret=SECRET)
+    manager = StreamManager(lambda: MessageStream(open_response(), secret=SECRET))
     assert opened == []
     with manager as stream:
         assert isinstance(stream, MessageStream) and stream.response is opened[0][0]
@@ -390,7 +391,10 @@ def test_stream_manager_exit_on_exception_closes() -> None:
         holder.append(client_response([load("chat_text.sse")])[0])
         return holder[0]
 
-    with pytest.raises(KeyError), StreamManager(open_response, ChatCompletionStream, secret=SECRET):
+    with (
+        pytest.raises(KeyError),
+        StreamManager(lambda: ChatCompletionStream(open_response(), secret=SECRET)),
+    ):
         raise KeyError("user code failed")
     assert holder[0].is_closed
 
@@ -405,9 +409,10 @@ async def test_async_manager_and_early_exit() -> None:
         opened.append((response, transport_stream))
         return response
 
-    async with AsyncStreamManager(
-        open_response, AsyncChatCompletionStream, secret=SECRET
-    ) as stream:
+    async def open_stream() -> AsyncChatCompletionStream:
+        return AsyncChatCompletionStream(await open_response(), secret=SECRET)
+
+    async with AsyncStreamManager(open_stream) as stream:
         async for _ in stream:
             break
     response, transport_stream = opened[0]
