@@ -361,12 +361,8 @@ class _Loop:
             echo = self._echo(call)
             if echo is not None:
                 out.append(_Call(call.id, call.name, echo=echo))
-            elif call.type == "tool_use":  # Messages: the input arrives decoded
-                out.append(_resolve(call.id, call.name, call.raw.get("input", {}), self.registry))
-            elif call.type == "custom_tool_call":
-                out.append(_resolve(call.id, call.name, call.raw.get("input", ""), self.registry))
             else:
-                out.append(_resolve(call.id, call.name, call.arguments, self.registry))
+                out.append(_resolve(call.id, call.name, call.payload, self.registry))
         return out
 
     def refuse_unusable(self, result: Result) -> None:
@@ -374,7 +370,7 @@ class _Loop:
         it is never run, and its turn is not added (the service refuses to have it replayed),
         so the history stays ready to send again."""
         for call in result.tool_calls:
-            if call.type == "custom_tool_call" or self._echo(call) is not None:
+            if call.free_form or self._echo(call) is not None:
                 continue
             if not call.usable:
                 error = call.error()

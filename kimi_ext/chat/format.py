@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kimi_ext._core.call.format import Format, tool_declaration
+from kimi_ext._core.model.parts import content_parts, message, tool_call_part, tool_response_part
 from kimi_ext.chat.continued import CONTINUATION
 from kimi_ext.chat.history import ChatHistory
 from kimi_ext.chat.result import ChatCompletion
@@ -31,6 +32,29 @@ def _place_schema(params: dict[str, Any], schema: dict[str, Any], name: str) -> 
     return params
 
 
+def _neutral_messages(history: Any) -> list[dict[str, Any]]:
+    out = []
+    for item in history if isinstance(history, list) else []:
+        if not isinstance(item, dict):
+            continue
+        role = item.get("role")
+        if role == "tool":
+            response = item.get("content")
+            out.append(message(role, [tool_response_part(item.get("tool_call_id"), response)]))
+            continue
+        reasoning = item.get("reasoning_content")
+        parts = [{"type": "reasoning", "content": reasoning}] if reasoning else []
+        parts += content_parts(item.get("content"))
+        for call in item.get("tool_calls") or []:
+            if isinstance(call, dict):
+                function = call.get("function") or {}
+                parts.append(
+                    tool_call_part(call.get("id"), function.get("name"), function.get("arguments"))
+                )
+        out.append(message(role, parts))
+    return out
+
+
 def _streams() -> tuple[type[ChatCompletionStream], type[AsyncChatCompletionStream]]:
     # Imported on the first stream only: the stream module pulls in the streaming machinery.
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
@@ -50,4 +74,5 @@ CHAT: Format[ChatCompletion, ChatCompletionStream, AsyncChatCompletionStream] = 
     web_search_names=WEB_SEARCH_NAMES,
     web_search_echo=echo_if_web_search,
     continuation=CONTINUATION,
+    neutral_messages=_neutral_messages,
 )

@@ -74,6 +74,8 @@ class Message(Result, format="messages", model="MessageResponse"):
                     type="tool_use",
                     raw=b,
                     truncated=(isinstance(partial, str) and cut) or b is last,
+                    # the input arrives decoded (unless a gateway JSON-encoded it)
+                    decoded=value if isinstance(value, dict) and partial is None else None,
                 )
             )
         return out

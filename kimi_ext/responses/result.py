@@ -79,6 +79,7 @@ class Response(Result, format="responses", model="ResponseObject"):
                     truncated=kind == "function_call"
                     and unfinished
                     and unfinished_arguments(arguments),
+                    free_form=kind == "custom_tool_call",
                 )
             )
         return out

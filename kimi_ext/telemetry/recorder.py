@@ -36,7 +36,7 @@ class _CallTemplate:
     attributes and which body fields to read. A call then copies one dict and reads a
     few fields, instead of parsing the URL and rebuilding the same dicts each time."""
 
-    __slots__ = ("history_field", "host", "port", "reads", "span_attrs", "system_field")
+    __slots__ = ("format", "host", "port", "reads", "span_attrs")
 
     def __init__(self, fmt: Any, host: str, port: int, stream: bool) -> None:
         self.host = host
@@ -51,8 +51,7 @@ class _CallTemplate:
         if stream:
             # Conditionally required "if and only if the request is streaming".
             self.span_attrs[sc.REQUEST_STREAM] = True
-        self.history_field: str = fmt.history_field
-        self.system_field: str | None = fmt.system_field
+        self.format = fmt  # for the content, when captured: the format reads its history
         # Every body field a call's span reads, in one fields() call: the model, the
         # output limit (the format's own field, else the older "max_tokens" alias), the
         # stop field's wire names (Chat's "stop", a string or a list; Messages'
@@ -203,7 +202,7 @@ class Telemetry(Hook):
         if isinstance(top_p, int | float) and not isinstance(top_p, bool):
             attrs[sc.REQUEST_TOP_P] = float(top_p)
         if self.capture_content:
-            self._capture_input(attrs, call.body, template)
+            self._capture_input(attrs, call.body, template.format)
         # From the call's own start, not from now: the time to the first chunk and the
         # duration are measured from it, so the span holds both even when this hook runs
         # late on a busy machine.
@@ -213,7 +212,7 @@ class Telemetry(Hook):
         call.data[self] = _Live(span, model, template.host, template.port)
 
     def _capture_input(self, attrs: dict[str, Any], body: dict[str, Any], fmt: Any) -> None:
-        messages, system = input_messages(body, fmt.history_field, fmt.system_field)
+        messages, system = input_messages(body, fmt)
         attrs[sc.INPUT_MESSAGES] = capped(json.dumps(messages), self.content_limit)
         if system:
             attrs[sc.SYSTEM_INSTRUCTIONS] = capped(json.dumps(system), self.content_limit)

@@ -71,6 +71,10 @@ class Format(Generic[ResultT, StreamT, AsyncStreamT]):
     message answering ``call``, or None when it is not such a call."""
     continuation: Continuation | None = None
     """How to continue an answer, for the formats that can."""
+    neutral_messages: Callable[[Any], list[dict[str, Any]]] = lambda history: []
+    """A request's history (the value of its history field) as neutral messages
+    (:mod:`kimi_ext._core.model.parts`: text, tool calls and tool answers alike in every
+    format), for telemetry's ``gen_ai.input.messages``."""
 
     def __repr__(self) -> str:
         return f"<Format {self.name}>"

@@ -75,6 +75,9 @@ class ToolCall:
     received (Messages: the ``input`` object serialized, or the partial JSON of a block
     that never finished); ``input`` is the decoded value. ``truncated`` is True when the
     output limit cut the call before its arguments were complete: such a call must not run.
+    ``decoded`` is the arguments object when the format sent it decoded (Messages'
+    ``input``); ``free_form`` marks a call whose input is plain text, not JSON (Responses'
+    custom tools). The format's result sets both; nothing else asks which format it is.
     """
 
     id: str
@@ -83,6 +86,8 @@ class ToolCall:
     type: str = "function"
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     truncated: bool = field(default=False, compare=False)
+    decoded: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    free_form: bool = field(default=False, compare=False)
 
     @property
     def input(self) -> Any:
@@ -93,11 +98,8 @@ class ToolCall:
         """
         if self.truncated:
             raise self.error()
-        raw = self.raw
-        if self.type == "tool_use" and "partial_json" not in raw:
-            value = raw.get("input")
-            if isinstance(value, dict):
-                return value
+        if self.decoded is not None:
+            return self.decoded
         if not self.arguments.strip():
             return {}
         try:
@@ -126,6 +128,12 @@ class ToolCall:
             arguments=self.arguments,
             truncated=self.truncated,
         )
+
+    @property
+    def payload(self) -> Any:
+        """What a tool is run with: the decoded object when the format sent one, the text
+        of a free-form call, else the arguments' JSON text (decoded by the runner)."""
+        return self.decoded if self.decoded is not None else self.arguments
 
     @property
     def usable(self) -> bool:
