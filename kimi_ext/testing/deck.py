@@ -25,7 +25,7 @@ from kimi_ext.testing.outcome import Outcome
 from kimi_ext.testing.player import Mismatch, Player, Timing
 from kimi_ext.testing.recorder import Recorder, UpstreamError, scrub_json
 from kimi_ext.testing.recording import PATHS, RecordedRequest
-from kimi_ext.testing.replies import Plan
+from kimi_ext.testing.replies import PlannedOutput
 from kimi_ext.testing.rules import RequestInfo, ServiceError
 from kimi_ext.testing.scrub import Scrubber, UserScrubber
 
@@ -33,7 +33,7 @@ logger = logging.getLogger("kimi_ext.testing")
 
 # What a renderer needs to write a format's in-stream error event into a replayed stream.
 _ERROR_CONTEXTS = {
-    fmt: Context(RequestInfo(fmt, ""), {}, Plan("", True, "", False), CacheUse(0))
+    fmt: Context(RequestInfo(fmt, ""), {}, PlannedOutput("", True, "", False), CacheUse(0))
     for fmt in PATHS.values()
 }
 

@@ -15,7 +15,7 @@ from typing import Any
 from kimi_ext.contract import contract
 from kimi_ext.testing.caching import CacheUse
 from kimi_ext.testing.faults import FaultPlan
-from kimi_ext.testing.replies import Plan, PlannedCall, PlannedSearch, dump_json
+from kimi_ext.testing.replies import PlannedCall, PlannedOutput, PlannedSearch, dump_json
 from kimi_ext.testing.rules import RequestInfo, ServiceError
 from kimi_ext.testing.sse import SSEEvent, split_pairs, split_text
 
@@ -30,7 +30,7 @@ class Context:
 
     info: RequestInfo
     body: Mapping[str, Any]
-    plan: Plan
+    plan: PlannedOutput
     cache: CacheUse
     faults: FaultPlan = field(default_factory=FaultPlan)
     sign: Callable[[str], str] = lambda text: ""

@@ -1,7 +1,7 @@
 """What the stand-in's "model" says: scripted replies, the token count, and the output plan.
 
-A :class:`Reply` is format-neutral. :func:`plan_output` turns it into a :class:`Plan` for one
-request: stop sequences are applied to the text, then the output budget (``max_tokens`` and
+A :class:`Reply` is format-neutral. :func:`plan_output` turns it into a
+:class:`PlannedOutput` for one request: stop sequences are applied to the text, then the output budget (``max_tokens`` and
 friends) is spent in generation order (reasoning, then text, then tool calls), so a small
 budget cuts the reasoning or the text exactly where the real service would stop.
 
@@ -155,7 +155,7 @@ class PlannedSearch:
 
 
 @dataclass
-class Plan:
+class PlannedOutput:
     """The output of one generation after stop sequences and the output budget."""
 
     reasoning: str
@@ -193,7 +193,7 @@ def plan_output(
     with_reasoning: bool = True,
     search_id: str | None = None,
     call_id: Callable[[str, int], str] = default_call_id,
-) -> Plan:
+) -> PlannedOutput:
     """Apply stop sequences and the output budget to ``reply``.
 
     Generation order is reasoning, text, tool calls. A stop sequence ends the text before the
@@ -228,11 +228,11 @@ def plan_output(
 
     left = budget
     if count_tokens(reasoning) > left:
-        return Plan(cut_to_tokens(reasoning, left), False, "", False, [], None, "length")
+        return PlannedOutput(cut_to_tokens(reasoning, left), False, "", False, [], None, "length")
     left -= count_tokens(reasoning)
     if count_tokens(text) > left:
         cut = cut_to_tokens(text, left)
-        return Plan(reasoning, True, cut, bool(cut), [], search, "length")
+        return PlannedOutput(reasoning, True, cut, bool(cut), [], search, "length")
     left -= count_tokens(text)
     kept: list[PlannedCall] = []
     for call in calls:
@@ -241,11 +241,11 @@ def plan_output(
             room = left * CHARS_PER_TOKEN - len(call.name)
             if room > 0:
                 kept.append(cut_call(call, room))
-            return Plan(reasoning, True, text, bool(text), kept, search, "length")
+            return PlannedOutput(reasoning, True, text, bool(text), kept, search, "length")
         left -= cost
         kept.append(call)
     finish: Literal["stop", "tool_calls"] = "tool_calls" if kept else "stop"
-    return Plan(reasoning, True, text, bool(text), kept, search, finish, stop_hit)
+    return PlannedOutput(reasoning, True, text, bool(text), kept, search, finish, stop_hit)
 
 
 def cut_call(call: PlannedCall, size: int) -> PlannedCall:

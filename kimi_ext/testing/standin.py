@@ -57,7 +57,7 @@ from kimi_ext.testing.recorder import NEVER_KEPT
 from kimi_ext.testing.recording import PATHS, RecordedRequest, last_user_text
 from kimi_ext.testing.replies import (
     SEARCH_REASONING,
-    Plan,
+    PlannedOutput,
     Reply,
     ToolCallSpec,
     count_tokens,
@@ -1054,7 +1054,7 @@ def _user_code_failed(what: str, exc: Exception) -> ServiceError:
     return ServiceError(500, f"stand-in: {what} raised {text}", error_type="responder_error")
 
 
-def _with_call_faults(plan: Plan, faults: FaultPlan) -> Plan:
+def _with_call_faults(plan: PlannedOutput, faults: FaultPlan) -> PlannedOutput:
     """The plan with the tool-call faults applied (raw control characters, a cut call)."""
     calls = plan.tool_calls
     if faults.has("control_characters"):
@@ -1077,7 +1077,7 @@ def raw_control_characters(arguments: str) -> str:
     return _STRING.sub(lambda s: _ESCAPE.sub(lambda m: _RAW.get(m[1], m[0]), s[0]), arguments)
 
 
-def _as_builtin(plan: Plan) -> Plan:
+def _as_builtin(plan: PlannedOutput) -> PlannedOutput:
     calls = [replace(c, type="builtin_function") for c in plan.tool_calls]
     return replace(plan, tool_calls=calls, search=None)
 
