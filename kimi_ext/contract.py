@@ -28,10 +28,12 @@ from kimi_ext._core.contract import (
     format_path,
     json_type,
 )
+from kimi_ext._core.contract.options import MAX_SECONDS
 from kimi_ext._core.contract.replay import arguments_replayable, first_duplicate
 from kimi_ext._core.model.history import THINKING_TYPES
 
 __all__ = [
+    "MAX_SECONDS",
     "THINKING_TYPES",
     "Contract",
     "Violation",

@@ -18,6 +18,7 @@ from kimi_ext._core.call.format import Format
 from kimi_ext._core.model.history import History
 from kimi_ext._core.model.result import Result
 from kimi_ext.chat.format import CHAT
+from kimi_ext.errors import RequestValidationError
 from kimi_ext.messages.format import MESSAGES
 from kimi_ext.responses.format import RESPONSES
 
@@ -41,13 +42,13 @@ _BY_NAME = {f.name: f for f in FORMATS}
 def format_named(name: str | Format[Any, Any, Any]) -> Format[Any, Any, Any]:
     """The Format called ``name`` (a Format is returned as it is).
 
-    Raises ValueError for an unknown name.
+    Raises :class:`~kimi_ext.RequestValidationError` (a ValueError) for an unknown name.
     """
     if isinstance(name, Format):
         return name
     found = _BY_NAME.get(name) if isinstance(name, str) else None
     if found is None:
-        raise ValueError(f"unknown format {name!r}: one of {', '.join(_BY_NAME)}")
+        raise RequestValidationError("format", name, f"must be one of {', '.join(_BY_NAME)}")
     return found
 
 

@@ -13,6 +13,7 @@ from typing import TypeVar
 import httpx
 
 from kimi_ext import errors
+from kimi_ext.contract import MAX_SECONDS
 from kimi_ext.keys import ENV_API_KEY, ENV_BASE_URL, is_loopback, missing_key_message
 
 _N = TypeVar("_N", int, float)
@@ -38,11 +39,13 @@ def _number_type(
 
 positive_int = _number_type(int, "a whole number", lambda v: v > 0, "must be at least 1")
 non_negative_int = _number_type(int, "a whole number", lambda v: v >= 0, "must be 0 or more")
+# The client's own bound on a timeout or deadline (30 days): a longer one is a usage
+# error here, not a refused client later.
 seconds = _number_type(
     float,
     "a number of seconds",
-    lambda v: 0 < v < float("inf"),
-    "must be a number of seconds above 0",
+    lambda v: 0 < v <= MAX_SECONDS,
+    f"must be a number of seconds above 0 and at most {MAX_SECONDS:,} (30 days)",
 )
 port = _number_type(
     int, "a port number", lambda v: 0 <= v <= 65535, "must be 0-65535 (0: any free port)"

@@ -117,8 +117,11 @@ def test_commands_in_piped_input_are_not_sent(kimi_standin: KimiStandIn) -> None
 @pytest.mark.parametrize(
     ("flag", "value", "says"),
     [
-        ("--timeout", "0", "argument --timeout: must be a number of seconds above 0, not 0"),
+        ("--timeout", "0", "argument --timeout: must be a number of seconds above 0 and at most"),
+        ("--timeout", "0", "(30 days), not 0"),
         ("--timeout", "-1", "argument --timeout: must be a number of seconds above 0"),
+        ("--timeout", "1e10", "at most 2,592,000 (30 days), not 1e10"),
+        ("--timeout", "nan", "argument --timeout: must be a number of seconds above 0"),
         ("--max-tokens", "0", "argument --max-tokens: must be at least 1, not 0"),
         ("--max-retries", "-1", "argument --max-retries: must be 0 or more, not -1"),
     ],

@@ -14,7 +14,7 @@ import pytest
 
 import kimi_ext
 import kimi_ext.structured
-from kimi_ext.errors import ToolDefinitionError
+from kimi_ext.errors import RequestValidationError, ToolDefinitionError
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
 from kimi_ext.tools import Tool, parse_docstring, tool, tool_output
 from tests.support.history import client, standin, standin_server
@@ -99,8 +99,10 @@ def test_the_three_tool_definitions() -> None:
         "description": t.description,
         "parameters": t.parameters,
     }
-    with pytest.raises(ValueError, match="unknown format"):
+    # a KimiError naming the field, the value and the rule (still a ValueError)
+    with pytest.raises(RequestValidationError, match="format='grpc': must be one of chat") as info:
         t.definition("grpc")
+    assert isinstance(info.value, ValueError) and info.value.field == "format"
 
 
 def test_explicit_name_description_schema_and_decorators() -> None:
