@@ -226,9 +226,22 @@ def _json_type(value: Any, owner: Any) -> str:
 
 
 def _enum_schema(values: list[Any], owner: Any) -> dict[str, Any]:
-    # Kimi refuses an enum without a type ("At path 'properties.X': type is not defined").
-    kinds = sorted({_json_type(v, owner) for v in values})
-    return {"type": kinds[0] if len(kinds) == 1 else kinds, "enum": values}
+    """An enum in the shapes Moonshot's schema rules accept: one ``type`` beside it (an
+    enum without one is refused), or ``["null", T]`` (null first: with T first, a null
+    value is refused as "not a valid integer"), or, for values of two or more other types,
+    ``anyOf`` one typed enum per type (a type list with an enum may only add null)."""
+    kinds: dict[str, list[Any]] = {}
+    for value in values:
+        kinds.setdefault(_json_type(value, owner), []).append(value)
+    if "integer" in kinds and "number" in kinds:  # every integer is a number
+        kinds["number"] = [v for v in values if json_type(v) in ("integer", "number")]
+        del kinds["integer"]
+    if len(kinds) == 1:
+        return {"type": next(iter(kinds)), "enum": values}
+    if len(kinds) == 2 and "null" in kinds:
+        other = next(k for k in kinds if k != "null")
+        return {"type": ["null", other], "enum": values}
+    return {"anyOf": [{"type": kind, "enum": members} for kind, members in kinds.items()]}
 
 
 def _schema(tp: Any, builder: SchemaBuilder) -> dict[str, Any]:
@@ -253,9 +266,7 @@ def _schema(tp: Any, builder: SchemaBuilder) -> dict[str, Any]:
     if origin in (list, tuple, set, frozenset) or tp in (list, tuple, set, frozenset):
         schema: dict[str, Any] = {"type": "array"}
         if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
-            schema["prefixItems"] = [_schema(a, builder) for a in args]
-            schema["items"] = False
-            return schema
+            return _tuple_schema([_schema(a, builder) for a in args])
         if args:
             schema["items"] = _schema(args[0], builder)
         if origin in (set, frozenset) or tp in (set, frozenset):
@@ -274,6 +285,25 @@ def _schema(tp: Any, builder: SchemaBuilder) -> dict[str, Any]:
         f"cannot derive a JSON Schema from {tp!r}; pass a JSON Schema dict, or a pydantic "
         "model (pip install 'kimi-ext[pydantic]')"
     )
+
+
+def _tuple_schema(members: list[dict[str, Any]]) -> dict[str, Any]:
+    """A fixed-length tuple: ``prefixItems`` for validators that read it, and what
+    Moonshot's rules enforce (they ignore ``prefixItems`` and refuse ``items: false``):
+    ``items`` any of the member schemas, exactly as many items as members. Which
+    arrays are accepted is unchanged (``maxItems`` leaves ``items`` nothing to add)."""
+    distinct: list[dict[str, Any]] = []
+    for member in members:
+        if member not in distinct:
+            distinct.append(member)
+    items = distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
+    return {
+        "type": "array",
+        "prefixItems": members,
+        "items": items,
+        "minItems": len(members),
+        "maxItems": len(members),
+    }
 
 
 def object_schema(tp: type, builder: SchemaBuilder | None = None) -> dict[str, Any]:

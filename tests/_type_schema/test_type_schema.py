@@ -21,11 +21,16 @@ class Point:
 
 
 def test_schema_of_tuples_and_dicts() -> None:
+    # Moonshot refuses "items": false ("At path 'items': items must be an object") and
+    # ignores prefixItems: items says what each item may be, the bounds how many.
     assert schema_from_type(tuple[int, str]) == {
         "type": "array",
         "prefixItems": [{"type": "integer"}, {"type": "string"}],
-        "items": False,
+        "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+        "minItems": 2,
+        "maxItems": 2,
     }
+    assert schema_from_type(tuple[int, int, int])["items"] == {"type": "integer"}
     assert schema_from_type(tuple[int, ...]) == {"type": "array", "items": {"type": "integer"}}
     assert schema_from_type(dict) == {"type": "object"}
     assert schema_from_type(dict[str, float]) == {

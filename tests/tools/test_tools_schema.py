@@ -183,9 +183,11 @@ def test_mixed_enum_values_get_every_type() -> None:
     def pick(x: Literal[1, "a"]) -> None:
         """Pick."""
 
+    # A type list beside an enum may only add null (the service: "when type is array and
+    # enum is specified, currently only 2 types are supported, one must be null ..."): one
+    # typed enum per type instead.
     assert tool(pick).parameters["properties"]["x"] == {
-        "enum": [1, "a"],
-        "type": ["integer", "string"],
+        "anyOf": [{"type": "integer", "enum": [1]}, {"type": "string", "enum": ["a"]}]
     }
 
 
@@ -348,12 +350,34 @@ def test_enums_and_literals_name_their_json_type() -> None:
     assert props["unit"] == {"type": "string", "enum": ["c", "f"]}
     assert props["level"] == {"type": "integer", "enum": [1, 2]}
     assert props["ratio"] == {"type": "number", "enum": [0.5, 1.0]}
-    assert props["mixed"] == {"type": ["integer", "string"], "enum": [1, "name"]}
+    assert props["mixed"] == {
+        "anyOf": [{"type": "integer", "enum": [1]}, {"type": "string", "enum": ["name"]}]
+    }
     assert props["flag"] == {"type": "boolean", "enum": [True, False]}
     assert props["maybe"] == {"type": ["null", "string"], "enum": ["a", None]}
     assert props["size"] == {"type": "number", "enum": [1.5, 2.5]}
+
+    def more(
+        count: Literal[1, None], scale: Literal[1, 1.5], any_of: Literal["a", 0, None]
+    ) -> None:
+        """More."""
+
+    props = tool(more).parameters["properties"]
+    # null first: with the other type first, the service refuses the null value
+    # ("not a valid integer").
+    assert props["count"] == {"type": ["null", "integer"], "enum": [1, None]}
+    assert props["scale"] == {"type": "number", "enum": [1, 1.5]}  # an integer is a number
+    assert props["any_of"] == {
+        "anyOf": [
+            {"type": "string", "enum": ["a"]},
+            {"type": "integer", "enum": [0]},
+            {"type": "null", "enum": [None]},
+        ]
+    }
     # The same schemas where no tool post-processing happens (structured output).
-    assert kimi_ext.structured.resolve_schema(Mixed) == props["mixed"]
+    assert kimi_ext.structured.resolve_schema(Mixed) == {
+        "anyOf": [{"type": "integer", "enum": [1]}, {"type": "string", "enum": ["name"]}]
+    }
 
 
 def test_sets_are_arrays_of_unique_items() -> None:
