@@ -37,10 +37,10 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from kimi_ext._core.contract import contract
 from kimi_ext.errors import KimiError, ToolDefinitionError
@@ -77,25 +77,22 @@ class McpToolWarning(UserWarning):
     """An MCP tool was left out: its schema cannot be made valid for the service."""
 
 
-@dataclass(frozen=True)
-class McpToolset:
-    """The tools of one MCP session, ready for ``tools=`` (it iterates over them; combine
-    with others as ``tools=[*toolset, get_weather]``). ``left_out``: each tool left out,
-    by name, with why."""
+class McpToolset(tuple[Tool, ...]):
+    """The tools of one MCP session, ready for ``tools=`` (a tuple of
+    :class:`~kimi_ext.Tool`; combine with others as ``tools=[*toolset, get_weather]``).
+    ``left_out``: each tool left out, by name, with why."""
 
-    tools: tuple[Tool, ...]
-    left_out: Mapping[str, str] = field(default_factory=dict)
+    left_out: Mapping[str, str]
 
-    def __iter__(self) -> Iterator[Tool]:
-        return iter(self.tools)
-
-    def __len__(self) -> int:
-        return len(self.tools)
+    def __new__(cls, tools: Iterable[Tool] = (), left_out: Mapping[str, str] | None = None) -> Self:
+        toolset = super().__new__(cls, tools)
+        toolset.left_out = dict(left_out or {})
+        return toolset
 
     @property
     def names(self) -> list[str]:
         """The names of the tools kept, in the server's order."""
-        return [t.name for t in self.tools]
+        return [t.name for t in self]
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -225,11 +222,12 @@ def _normalized(schema: Any) -> dict[str, Any]:
     normalizer), which raises SchemaRejectedError (a ValueError with ``.issues``) for a
     schema that cannot be made valid. Until that function exists the schema is sent as the
     server gave it (``tool()`` still refuses one that is not a valid JSON Schema)."""
-    import importlib
+    import kimi_ext
 
     if not isinstance(schema, Mapping):
         raise ToolDefinitionError(f"its inputSchema is {type(schema).__name__}, not an object")
-    normalize = getattr(importlib.import_module("kimi_ext"), "normalize_schema", None)
+    # When the normalizer is on main this is: from kimi_ext import normalize_schema.
+    normalize = getattr(kimi_ext, "normalize_schema", None)
     if normalize is None:
         return dict(schema)
     normalized: dict[str, Any] = normalize(schema, role="tool-parameters").schema
@@ -275,7 +273,7 @@ def _toolset(
         )
     for name, why in left_out.items():
         warnings.warn(f"MCP tool {name!r} left out: {why}", McpToolWarning, stacklevel=3)
-    return McpToolset(tuple(kept), left_out)
+    return McpToolset(kept, left_out)
 
 
 # --- calling -----------------------------------------------------------------------------------
