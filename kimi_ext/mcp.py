@@ -36,6 +36,7 @@ Responses), for a loop written by hand.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, contextmanager
@@ -43,8 +44,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self
 
 from kimi_ext._core.contract import contract
-from kimi_ext.errors import KimiError, ToolDefinitionError
-from kimi_ext.formats import CHAT, MESSAGES, RESPONSES, format_named
+from kimi_ext.errors import KimiError, RequestValidationError, ToolDefinitionError
+from kimi_ext.formats import CHAT, FORMATS, MESSAGES, RESPONSES, format_named
 from kimi_ext.tools import Tool, tool
 
 if TYPE_CHECKING:
@@ -266,6 +267,9 @@ def _toolset(
             )
         except (KimiError, ValueError, TypeError) as exc:
             left_out[name] = _why(exc).removeprefix(f"tool {prefix + name!r}: ")
+    for problem_name, why in _unsendable(kept).items():
+        left_out[problem_name.removeprefix(prefix)] = why
+    kept = [t for t in kept if t.name.removeprefix(prefix) not in left_out]
     if left_out and on_invalid == "raise":
         raise ToolDefinitionError(
             "MCP tools whose schema cannot be made valid: "
@@ -274,6 +278,55 @@ def _toolset(
     for name, why in left_out.items():
         warnings.warn(f"MCP tool {name!r} left out: {why}", McpToolWarning, stacklevel=3)
     return McpToolset(kept, left_out)
+
+
+def _probe(fmt: Format[Any, Any, Any], definitions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The smallest request of ``fmt`` declaring ``definitions`` (one user turn)."""
+    history = fmt.history_type()
+    history.add_user("probe")
+    rules = contract(fmt.name)
+    return {
+        "model": rules.known_models[0],
+        fmt.history_field: history.to_wire(),
+        fmt.output_limit_field: 1,
+        "tools": definitions,
+    }
+
+
+def _refusal(
+    fmt: Format[Any, Any, Any], definitions: list[dict[str, Any]]
+) -> tuple[int, str] | None:
+    """(index of the first refused definition, the rule it breaks) when ``fmt``'s request
+    rules refuse one of ``definitions``, else None."""
+    from kimi_ext._core.contract.validation import validate
+
+    try:
+        validate(fmt.name, _probe(fmt, definitions))
+    except RequestValidationError as exc:
+        found = re.match(r"tools\[(\d+)\]\.?", exc.field)
+        if found is None:  # not the tools' fault: the probe is not checked here
+            return None
+        return int(
+            found.group(1)
+        ), f"{fmt.name}: {exc.field[found.end() :] or 'the tool'}: {exc.rule}"
+    return None
+
+
+def _unsendable(tools: Sequence[Tool]) -> dict[str, str]:
+    """The tools a request would be refused for, in any format, by name, with why: the
+    request rules (a name the service refuses, a property without a type...) are checked
+    here, so that one such tool does not fail every call."""
+    bad: dict[str, str] = {}
+    for fmt in FORMATS:
+        pending = [t for t in tools if t.name not in bad]
+        while pending:
+            refused = _refusal(fmt, [t.definition(fmt) for t in pending])
+            if refused is None:
+                break
+            index, why = refused
+            bad[pending[index].name] = why
+            del pending[index]
+    return bad
 
 
 # --- calling -----------------------------------------------------------------------------------

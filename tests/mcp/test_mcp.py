@@ -134,29 +134,50 @@ async def test_a_prefix_goes_before_every_name_and_calls_use_the_servers_name() 
 
 
 @pytest.mark.parametrize("opener", ["in_memory", "stdio"])
-async def test_a_tool_whose_schema_cannot_be_made_valid_is_left_out_with_a_warning(
-    opener: str,
-) -> None:
+async def test_a_tool_no_request_may_declare_is_left_out_with_a_warning(opener: str) -> None:
     open_session = (
         in_memory(server(broken=True)) if opener == "in_memory" else over_stdio(broken=True)
     )
     async with open_session as session:
-        with pytest.warns(McpToolWarning, match=r"MCP tool 'broken' left out: .*strng") as seen:
+        with pytest.warns(McpToolWarning) as seen:
             toolset = await load_tools(session)
-        assert len(seen) == 1
         assert toolset.names == NAMES  # every other tool is kept, in order
-        assert list(toolset.left_out) == ["broken"] and "strng" in toolset.left_out["broken"]
+        assert list(toolset.left_out) == ["broken", "files.read"]
+        # Why, in the words of the check that refused it.
+        assert "'strng' is not valid" in toolset.left_out["broken"]
+        assert toolset.left_out["files.read"] == (
+            "chat: function.name: must match ^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$"
+        )
+        assert [str(w.message) for w in seen] == [
+            f"MCP tool {name!r} left out: {why}" for name, why in toolset.left_out.items()
+        ]
         assert await toolset[0].fn(a=1, b=1) == "2"
 
 
-async def test_on_invalid_raise_refuses_naming_the_tool() -> None:
+async def test_on_invalid_raise_refuses_naming_every_such_tool() -> None:
     async with in_memory(server(broken=True)) as session:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # refused, not warned
-            with pytest.raises(ToolDefinitionError, match=r"'broken': .*strng"):
+            with pytest.raises(ToolDefinitionError) as refused:
                 await load_tools(session, on_invalid="raise")
+        assert "'broken': " in str(refused.value) and "strng" in str(refused.value)
+        assert "'files.read': chat: function.name: must match" in str(refused.value)
         with pytest.raises(ToolDefinitionError, match="on_invalid must be 'warn' or 'raise'"):
             await load_tools(session, on_invalid="drop")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("fmt", FORMATS)
+async def test_run_tools_works_with_the_tools_kept_from_a_server_with_bad_ones(
+    mode: str, fmt: str, client: Kimi, aclient: AsyncKimi, standin: KimiStandIn
+) -> None:
+    standin.queue(*every_tool_then("Fine without the bad ones."))
+    with pytest.warns(McpToolWarning):
+        async with toolset_for(mode, lambda: in_memory(server(broken=True))) as toolset:
+            result = await run(mode, client, aclient, fmt, toolset)
+    assert result.text == "Fine without the bad ones."
+    assert list(definitions(fmt, standin.requests[-1].json)) == NAMES
+    check_results(fmt, result)
 
 
 def test_importing_kimi_ext_does_not_import_mcp() -> None:

@@ -1,7 +1,8 @@
 """A small MCP server for the kimi_ext.mcp tests, on the mcp package's low-level ``Server``
 (so the tests choose the schemas and results exactly): its tools answer with text, an
 image, an embedded resource, structured content and an error, and ``tools/list`` pages
-two tools at a time. ``BROKEN`` adds a tool whose schema is no valid JSON Schema.
+two tools at a time. ``BROKEN`` adds two tools no request may declare (a schema that is no valid JSON Schema,
+a name the service refuses).
 
 In process: ``async with in_memory(server()) as session`` (the mcp package's in-process
 client, its own test transport). As a subprocess over stdio:
@@ -54,7 +55,11 @@ TOOLS: list[types.Tool] = [
     types.Tool(name="weather", description="Weather for a city.", input_schema=CITY_SCHEMA),
     types.Tool(name="fail", description="Always fails.", input_schema=EMPTY_SCHEMA),
 ]
-BROKEN = types.Tool(name="broken", description="Has a bad schema.", input_schema=BROKEN_SCHEMA)
+# Left out: a schema no normalizer can make valid, and a name the service refuses (a dot).
+BROKEN = [
+    types.Tool(name="broken", description="Has a bad schema.", input_schema=BROKEN_SCHEMA),
+    types.Tool(name="files.read", description="A dotted name.", input_schema=EMPTY_SCHEMA),
+]
 PAGE = 2
 
 
@@ -93,7 +98,7 @@ def result(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
 
 
 def server(*, broken: bool = False) -> Server[Any]:
-    tools = [*TOOLS[:2], BROKEN, *TOOLS[2:]] if broken else list(TOOLS)
+    tools = [*TOOLS[:2], BROKEN[0], *TOOLS[2:4], BROKEN[1], *TOOLS[4:]] if broken else list(TOOLS)
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
