@@ -19,10 +19,12 @@ yields an initialized session (it is entered in that thread)::
         run = client.messages.run_tools(model=..., messages=..., tools=tools)
 
 Names, descriptions and input schemas come from the server (``tools/list``, every page).
-Each schema is made ready for the service; a tool whose schema cannot be made valid is
-left out with a :class:`McpToolWarning` naming it and why (``toolset.left_out``), or, with
-``on_invalid="raise"``, refused (:class:`~kimi_ext.ToolDefinitionError` naming every such
-tool). One bad tool never fails the others.
+Each schema is made ready for the service, and each definition is checked against the
+request rules of the three formats; a tool no request may declare (a schema that cannot be
+made valid, a name the service refuses) is left out with a :class:`McpToolWarning` naming
+it and why (``toolset.left_out``), or, with ``on_invalid="raise"``, refused
+(:class:`~kimi_ext.ToolDefinitionError` naming every such tool). One bad tool never fails
+the others.
 
 A call's result, for ``run_tools``: a single text block is sent as its text; anything else
 (several blocks, images, audio, embedded resources, resource links, structured content
@@ -39,7 +41,7 @@ import json
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, contextmanager
+from contextlib import AbstractAsyncContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Self
 
@@ -122,7 +124,7 @@ async def load_tools(
 
         return call
 
-    return _toolset(listing, make, on_invalid, prefix)
+    return _toolset(listing, make, on_invalid, prefix, stacklevel=3)
 
 
 @contextmanager
@@ -142,25 +144,32 @@ def tools_in_thread(
     _check_on_invalid(on_invalid)
     from anyio.from_thread import start_blocking_portal  # the mcp package depends on anyio
 
-    with start_blocking_portal() as portal:
-        manager = portal.call(open_session)
-        with portal.wrap_async_context_manager(manager) as session:
-            listing = portal.call(_listing, session)
+    # The session is left (closed) before the portal's event loop and thread stop.
+    with start_blocking_portal() as portal, ExitStack() as stack:
+        try:
+            manager = portal.call(open_session)
+            session = stack.enter_context(portal.wrap_async_context_manager(manager))
+        except Exception as exc:
+            raise McpToolError(
+                f"opening the MCP session failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        listing = portal.call(_listing, session)
 
-            def make(name: str) -> Callable[..., Any]:
-                def call(**arguments: Any) -> str:
-                    try:
-                        result = portal.call(_call, session, name, arguments)
-                    except RuntimeError as exc:  # the portal has stopped
-                        raise McpToolError(
-                            f"MCP tool {name!r} was called after its tools_in_thread block "
-                            f"ended ({exc})"
-                        ) from None
-                    return _output(name, result)
+        def make(name: str) -> Callable[..., Any]:
+            def call(**arguments: Any) -> str:
+                try:
+                    result = portal.call(_call, session, name, arguments)
+                except RuntimeError as exc:  # the portal has stopped
+                    raise McpToolError(
+                        f"MCP tool {name!r} was called after its tools_in_thread block "
+                        f"ended ({exc})"
+                    ) from None
+                return _output(name, result)
 
-                return call
+            return call
 
-            yield _toolset(listing, make, on_invalid, prefix)
+        # The warning names the caller's with-line (through contextmanager's __enter__).
+        yield _toolset(listing, make, on_invalid, prefix, stacklevel=4)
 
 
 def _check_on_invalid(on_invalid: Any) -> None:
@@ -247,6 +256,7 @@ def _toolset(
     make: Callable[[str], Callable[..., Any]],
     on_invalid: OnInvalid,
     prefix: str,
+    stacklevel: int,
 ) -> McpToolset:
     kept: list[Tool] = []
     left_out: dict[str, str] = {}
@@ -276,7 +286,7 @@ def _toolset(
             + "; ".join(f"{name!r}: {why}" for name, why in left_out.items())
         )
     for name, why in left_out.items():
-        warnings.warn(f"MCP tool {name!r} left out: {why}", McpToolWarning, stacklevel=3)
+        warnings.warn(f"MCP tool {name!r} left out: {why}", McpToolWarning, stacklevel=stacklevel)
     return McpToolset(kept, left_out)
 
 
@@ -286,7 +296,7 @@ def _probe(fmt: Format[Any, Any, Any], definitions: list[dict[str, Any]]) -> dic
     history.add_user("probe")
     rules = contract(fmt.name)
     return {
-        "model": rules.known_models[0],
+        "model": (rules.known_models or ("model",))[0],
         fmt.history_field: history.to_wire(),
         fmt.output_limit_field: 1,
         "tools": definitions,

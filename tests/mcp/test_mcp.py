@@ -151,7 +151,18 @@ async def test_a_tool_no_request_may_declare_is_left_out_with_a_warning(opener: 
         assert [str(w.message) for w in seen] == [
             f"MCP tool {name!r} left out: {why}" for name, why in toolset.left_out.items()
         ]
+        assert {w.filename for w in seen} == {__file__}  # the line that loaded them
         assert await toolset[0].fn(a=1, b=1) == "2"
+
+
+def test_tools_in_thread_leaves_out_the_same_tools_warning_at_the_with_line() -> None:
+    with (
+        pytest.warns(McpToolWarning) as seen,
+        tools_in_thread(lambda: in_memory(server(broken=True))) as toolset,
+    ):
+        assert toolset.names == NAMES and list(toolset.left_out) == ["broken", "files.read"]
+        assert toolset[0](a=2, b=2) == "4"
+    assert len(seen) == 2 and {w.filename for w in seen} == {__file__}
 
 
 async def test_on_invalid_raise_refuses_naming_every_such_tool() -> None:
@@ -325,11 +336,39 @@ async def test_mcp_tools_mix_with_python_tools(aclient: AsyncKimi, standin: Kimi
 def test_the_thread_and_the_session_end_with_the_block() -> None:
     before = set(threading.enumerate())
     with tools_in_thread(lambda: in_memory(server())) as toolset:
-        assert set(threading.enumerate()) - before  # the session's event loop thread
+        started = set(threading.enumerate()) - before
+        assert started  # the session's event loop thread
         assert toolset[0](a=20, b=22) == "42"
-    assert set(threading.enumerate()) == before
+    assert not [t for t in started if t.is_alive()]
+    assert not set(threading.enumerate()) - before
     with pytest.raises(McpToolError, match="after its tools_in_thread block ended"):
         toolset[0](a=1, b=1)
+
+
+async def test_thread_tools_also_run_on_the_async_client(
+    aclient: AsyncKimi, standin: KimiStandIn
+) -> None:
+    standin.queue(*every_tool_then("Threaded."))
+    async with toolset_for("sync", lambda: in_memory(server())) as toolset:
+        assert not any(t.is_async for t in toolset)
+        result = await aclient.responses.run_tools(tools=toolset, **request("responses"))
+    assert result.text == "Threaded."
+    check_results("responses", result)
+
+
+def test_a_session_that_cannot_open_is_a_kimi_error_and_leaves_no_thread() -> None:
+    @asynccontextmanager
+    async def refused() -> AsyncIterator[Any]:
+        raise ConnectionRefusedError("no server here")
+        yield
+
+    before = set(threading.enumerate())
+    with (
+        pytest.raises(McpToolError, match="opening the MCP session failed: ConnectionRefused"),
+        tools_in_thread(refused),
+    ):
+        pass
+    assert not set(threading.enumerate()) - before
 
 
 def children_running(marker: str) -> list[int]:
@@ -349,10 +388,12 @@ def children_running(marker: str) -> list[int]:
 def test_the_stdio_subprocess_and_the_thread_end_with_the_block() -> None:
     before = set(threading.enumerate())
     with tools_in_thread(over_stdio) as toolset:
+        started = set(threading.enumerate()) - before
         assert toolset[0](a=1, b=2) == "3"
         assert len(children_running("tests.support.mcp_server")) == 1
     assert children_running("tests.support.mcp_server") == []
-    assert set(threading.enumerate()) == before
+    assert started and not [t for t in started if t.is_alive()]
+    assert not set(threading.enumerate()) - before
 
 
 def test_async_tools_on_the_sync_client_give_an_error_result_naming_the_fix(
