@@ -153,7 +153,6 @@ def tools_in_thread(
             raise McpToolError(
                 f"opening the MCP session failed: {type(exc).__name__}: {exc}"
             ) from exc
-        listing = portal.call(_listing, session)
 
         def make(name: str) -> Callable[..., Any]:
             def call(**arguments: Any) -> str:
@@ -168,8 +167,20 @@ def tools_in_thread(
 
             return call
 
-        # The warning names the caller's with-line (through contextmanager's __enter__).
-        yield _toolset(listing, make, on_invalid, prefix, stacklevel=4)
+        try:
+            listing = portal.call(_listing, session)
+            # The warning names the caller's with-line (through contextmanager's __enter__).
+            yield _toolset(listing, make, on_invalid, prefix, stacklevel=4)
+        finally:
+            # The session closes as on a clean exit, whatever ended the block: an exception
+            # (the caller's, or a refused tool's) goes on as it is, not into the session's
+            # task groups.
+            try:
+                stack.close()
+            except Exception as exc:
+                raise McpToolError(
+                    f"closing the MCP session failed: {type(exc).__name__}: {exc}"
+                ) from exc
 
 
 def _check_on_invalid(on_invalid: Any) -> None:

@@ -177,6 +177,16 @@ async def test_on_invalid_raise_refuses_naming_every_such_tool() -> None:
             await load_tools(session, on_invalid="drop")  # type: ignore[arg-type]
 
 
+def test_tools_in_thread_refuses_the_same_and_closes() -> None:
+    before = set(threading.enumerate())
+    with (
+        pytest.raises(ToolDefinitionError, match=r"'broken': .*'files.read': "),
+        tools_in_thread(lambda: in_memory(server(broken=True)), on_invalid="raise"),
+    ):
+        pytest.fail("refused: the block does not run")
+    assert not set(threading.enumerate()) - before
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("fmt", FORMATS)
 async def test_run_tools_works_with_the_tools_kept_from_a_server_with_bad_ones(
@@ -368,6 +378,25 @@ def test_a_session_that_cannot_open_is_a_kimi_error_and_leaves_no_thread() -> No
         tools_in_thread(refused),
     ):
         pass
+    assert not set(threading.enumerate()) - before
+
+
+def test_an_error_in_the_block_closes_the_session_and_passes_through() -> None:
+    closed: list[bool] = []
+
+    @asynccontextmanager
+    async def tracked() -> AsyncIterator[Any]:
+        async with in_memory(server()) as session:
+            try:
+                yield session
+            finally:
+                closed.append(True)
+
+    before = set(threading.enumerate())
+    with pytest.raises(KeyError, match="mine"), tools_in_thread(tracked) as toolset:
+        assert toolset[0](a=1, b=1) == "2"
+        raise KeyError("mine")
+    assert closed == [True]
     assert not set(threading.enumerate()) - before
 
 
