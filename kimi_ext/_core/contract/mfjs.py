@@ -21,13 +21,15 @@ Both are cached by the canonical JSON of (schema, role). The public names are in
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Set
 from dataclasses import dataclass
 from decimal import Decimal
-from importlib import import_module
+from importlib.resources import files
 from typing import Any, ClassVar, Literal, TypeGuard
 
 from kimi_ext.errors import RequestValidationError, SchemaRejectedError
@@ -85,11 +87,10 @@ _TABLE: dict[str, Any] = {}
 def rules() -> dict[str, Any]:
     """The compiled rules table (``x-kimi-mfjs`` of ``openapi/mfjs.yaml``), loaded once."""
     if not _TABLE:
-        # By name: kimi_raw (generated) is outside import-linter's root.
-        loader = import_module("kimi_raw._contract")
-        from importlib.resources import files
-
-        text = files(loader.__name__).joinpath("mfjs.json").read_text(encoding="utf-8")
+        # By name: kimi_raw (generated) is outside import-linter's root; the file is read
+        # the way format_names() lists the contracts beside it.
+        folder = files("kimi_raw._contract")
+        text = folder.joinpath("mfjs.json").read_text(encoding="utf-8")
         _TABLE.update(json.loads(text))
         _compile(_TABLE)
     return _TABLE
@@ -112,6 +113,7 @@ class _K:
     messages: ClassVar[dict[str, str]] = {}
     severity: ClassVar[dict[str, Severity]] = {}
     roles: ClassVar[dict[str, tuple[str, ...]]] = {}
+    plain: ClassVar[dict[str, frozenset[str]]] = {}
 
 
 def _compile(table: dict[str, Any]) -> None:
@@ -137,6 +139,8 @@ def _compile(table: dict[str, Any]) -> None:
         for rid, r in table["rules"].items()
     }
     _K.roles = {name: tuple(spec["rules"]) for name, spec in table["roles"].items()}
+    # A subschema whose keys all fit its one type takes the short path (Checker.plain).
+    _K.plain = {t: keys - {"anyOf", "$ref"} for t, keys in _K.per_type.items()}
 
 
 def _roles() -> tuple[str, ...]:
@@ -147,11 +151,21 @@ def _roles() -> tuple[str, ...]:
 ROLES = ("output-schema", "tool-parameters")
 """The kinds of schema there are rules for (``roles`` in the table)."""
 
+_UNION = frozenset({"anyOf", "description", "title", "default"})
+_RANGES = frozenset({"minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum"})
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _render(template: str, values: dict[str, str]) -> str:
-    return _FIELD.sub(lambda m: values.get(m[1], m[0]), template)
+    if not values:
+        return template
+    return _render_cached(template, tuple(sorted(values.items())))
+
+
+@functools.lru_cache(maxsize=4096)
+def _render_cached(template: str, values: tuple[tuple[str, str], ...]) -> str:
+    given = dict(values)
+    return _FIELD.sub(lambda m: given.get(m[1], m[0]), template)
 
 
 def walle_path(pointer: Pointer) -> str:
@@ -174,7 +188,7 @@ def _go_float(f: float, *, json_style: bool) -> str:
         use_e = a != 0 and (a < 1e-6 or a >= 1e21)
     else:
         exp = math.floor(math.log10(a)) if a != 0 else 0
-        use_e = a != 0 and (exp < -4 or exp >= 21)
+        use_e = a != 0 and (exp < -4 or exp >= 6)  # %v is %g: shortest digits, precision 6
     if use_e:
         mant, _, exp_s = format(Decimal(text), "e").partition("e")
         mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
@@ -352,7 +366,7 @@ class _Checker:
 
     # -- phase 1: walle's traversal -------------------------------------------------------
 
-    def run(self, size_hint: int) -> list[SchemaIssue]:
+    def run(self, size_hint: int, text: str | None = None) -> list[SchemaIssue]:
         root = self.root
         if not isinstance(root, dict):
             self._not_object(root)
@@ -365,7 +379,8 @@ class _Checker:
             max_depth = self.traverse(root, (), 0)
             if max_depth > _K.depth and not any(i.rule == "max-depth" for i in self.issues):
                 self.add("max-depth", (), n=str(_K.depth))
-            self.post_refs()
+            if text is None or '"$ref"' in text:
+                self.post_refs()
             if max_depth > _K.doc_depth:
                 self.add(
                     "documented-limit", (), name="depth", v=str(max_depth), n=str(_K.doc_depth)
@@ -437,6 +452,13 @@ class _Checker:
         if depth > _K.depth:
             self.add("max-depth", ptr, n=str(_K.depth))
             return depth
+        t = s.get("type")
+        if ptr and t.__class__ is str:
+            own = _K.plain.get(t)
+            if own is not None and s.keys() <= own:
+                return self.plain(s, ptr, t, depth)
+        elif ptr and t is None and s.keys() <= _UNION and "anyOf" in s:
+            return self.union(s, ptr, depth)
         max_depth = depth
         if not s:
             if ptr:
@@ -487,17 +509,7 @@ class _Checker:
             max_depth = max(max_depth, depth + self.def_depths.get(ref, 0))
         props = s.get("properties")
         if isinstance(props, dict):
-            self.total_props += len(props)
-            if self.total_props > _K.total_props and not self.props_reported:
-                self.props_reported = True
-                self.add(
-                    "max-total-properties", ptr, v=str(self.total_props), n=str(_K.total_props)
-                )
-            for name, ps in props.items():
-                if isinstance(ps, dict):
-                    max_depth = max(
-                        max_depth, self.traverse(ps, (*ptr, "properties", name), depth + 1)
-                    )
+            max_depth = max(max_depth, self.properties(s, props, ptr, depth))
         items = s.get("items")
         if isinstance(items, dict):
             max_depth = max(max_depth, self.traverse(items, (*ptr, "items"), depth))
@@ -516,6 +528,113 @@ class _Checker:
             for i, b in enumerate(branches):
                 if isinstance(b, dict):
                     max_depth = max(max_depth, self.traverse(b, (*ptr, "anyOf", i), depth))
+        return max_depth
+
+    def plain(self, s: dict[str, Any], ptr: Pointer, t: str, depth: int) -> int:
+        """A subschema of one known type carrying only that type's keywords (the usual
+        case): the same checks as the general path, without the ones that cannot fire."""
+        keys = s.keys()
+        if len(keys) == 1:
+            return depth
+        if "description" in keys and not isinstance(s["description"], str):
+            self.add("description-string", (*ptr, "description"))
+        if keys & _RANGES:
+            self.ranges(s, ptr, [t], _K.plain[t])
+        if "enum" in keys:
+            self.check_enum(s, ptr)
+        if "pattern" in keys and s["pattern"] is not None and not isinstance(s["pattern"], str):
+            self.add("pattern-string", (*ptr, "pattern"))
+        max_depth = depth
+        if t == "object":
+            if "required" in keys:
+                self.check_required(s, ptr)
+            extra = s.get("additionalProperties")
+            if "additionalProperties" in keys and not isinstance(extra, bool | dict):
+                self.add("additional-properties-kind", (*ptr, "additionalProperties"))
+            props = s.get("properties")
+            if props is not None:
+                self.check_properties(props, (*ptr, "properties"))
+                if isinstance(props, dict):
+                    max_depth = self.properties(s, props, ptr, depth)
+            if isinstance(extra, dict):
+                at = (*ptr, "additionalProperties")
+                max_depth = max(max_depth, self.traverse(extra, at, depth))
+        elif t == "array" and "items" in keys:
+            items = s["items"]
+            if isinstance(items, dict):
+                max_depth = max(max_depth, self.traverse(items, (*ptr, "items"), depth))
+            else:
+                self.add("items-object", (*ptr, "items"))
+        return max_depth
+
+    def union(self, s: dict[str, Any], ptr: Pointer, depth: int) -> int:
+        """An anyOf beside annotations and a default only (a nullable field): the general
+        path's checks that can fire there."""
+        branches = s["anyOf"]
+        if not isinstance(branches, list):
+            self.add("anyof-array", (*ptr, "anyOf"))
+            return depth
+        if not branches or len(branches) > _K.anyof_items:
+            self.add("anyof-size", (*ptr, "anyOf"), n=str(_K.anyof_items))
+        if "description" in s and not isinstance(s["description"], str):
+            self.add("description-string", (*ptr, "description"))
+        if "default" in s:
+            self.add("anyof-siblings", ptr, kw="default")
+        if len(branches) > _K.doc_anyof:
+            self.add(
+                "documented-limit",
+                (*ptr, "anyOf"),
+                name="anyOf items",
+                v=str(len(branches)),
+                n=str(_K.doc_anyof),
+            )
+        outer = s.keys() - {"anyOf"}
+        max_depth = depth
+        for i, b in enumerate(branches):
+            if not isinstance(b, dict):
+                self.add("anyof-branch-object", (*ptr, "anyOf"))
+                continue
+            both = b.keys() & outer
+            if both:
+                hard = sorted(both - _K.annotations)
+                if hard:
+                    self.add("anyof-parent-conflict", ptr, kw=", ".join(hard))
+                soft = sorted(both & _K.annotations)
+                if soft:
+                    self.add("annotation-conflict", ptr, kw=", ".join(soft))
+            found = self.traverse(b, (*ptr, "anyOf", i), depth)
+            if found > max_depth:
+                max_depth = found
+        return max_depth
+
+    def properties(self, s: dict[str, Any], props: dict[str, Any], ptr: Pointer, depth: int) -> int:
+        max_depth = depth
+        self.total_props += len(props)
+        if self.total_props > _K.total_props and not self.props_reported:
+            self.props_reported = True
+            self.add("max-total-properties", ptr, v=str(self.total_props), n=str(_K.total_props))
+        plain, inner = _K.plain, depth + 1
+        if props and inner <= _K.depth:
+            max_depth = inner
+        for name, ps in props.items():
+            if ps.__class__ is dict:
+                # The short path inlined: most properties are one plain type.
+                t = ps.get("type")
+                if (
+                    isinstance(t, str)
+                    and (own := plain.get(t)) is not None
+                    and ps.keys() <= own
+                    and inner <= _K.depth
+                ):
+                    if len(ps) > 1:
+                        found = self.plain(ps, (*ptr, "properties", name), t, inner)
+                        if found > max_depth:
+                            max_depth = found
+                    continue
+            if isinstance(ps, dict):
+                found = self.traverse(ps, (*ptr, "properties", name), inner)
+                if found > max_depth:
+                    max_depth = found
         return max_depth
 
     def type_keywords(
@@ -560,7 +679,7 @@ class _Checker:
         self.ranges(s, ptr, types, allowed)
         return types
 
-    def ranges(self, s: dict[str, Any], ptr: Pointer, types: list[str], allowed: set[str]) -> None:
+    def ranges(self, s: dict[str, Any], ptr: Pointer, types: list[str], allowed: Set[str]) -> None:
         integer = "integer" in types
         for low, high, must in (
             ("minLength", "maxLength", "a non-negative integer"),
@@ -1077,17 +1196,21 @@ def check(schema: Any, role: str = "tool-parameters") -> list[SchemaIssue]:
     of ``role`` (``"tool-parameters"`` or ``"output-schema"``). Errors and warnings, in the
     order found; an empty list when the service accepts it with nothing to say."""
     role = _check_role(role)
-    text = _canonical(schema)
+    return list(_check(schema, role, _canonical(schema)))
+
+
+def _check(schema: Any, role: str, text: str | None) -> tuple[SchemaIssue, ...]:
     if text is None:
-        return list(_Checker(schema, role).run(_K.size))
+        return tuple(_Checker(schema, role).run(_K.size))
     key = (role, text)
     found = _CHECKED.get(key)
     if found is None:
-        found = tuple(_Checker(schema, role).run(len(text)))
+        # Checked as it goes on the wire: a tuple is an array, an Enum member its value.
+        found = tuple(_Checker(json.loads(text), role).run(len(text), text))
         _remember(_CHECKED, key, found)
     else:
         _CHECKED.move_to_end(key)
-    return list(found)
+    return found
 
 
 def _errors(issues: list[SchemaIssue]) -> list[SchemaIssue]:
@@ -1126,7 +1249,10 @@ def normalize(
     found = _NORMALIZED.get(key)
     if found is None:
         try:
-            out, changes = _normalize(json.loads(text), role)
+            issues = _check(schema, role, text)
+            # A copy in the caller's key order (the key's text is sorted).
+            work = json.loads(json.dumps(schema, ensure_ascii=False))
+            out, changes = (work, []) if _as_it_is(issues, text) else _normalize(work, role)
         except SchemaRejectedError as e:
             _remember(_NORMALIZED, key, e)
             raise
@@ -1136,6 +1262,14 @@ def normalize(
     if isinstance(found, SchemaRejectedError):
         raise SchemaRejectedError(found.field, found.value, found.rule, issues=found.issues)
     return json.loads(found[0]), list(found[1])
+
+
+def _as_it_is(issues: tuple[SchemaIssue, ...], text: str) -> bool:
+    """Whether the normalizer has nothing to do: no error, and no bound of an integer that
+    N13 would make exact."""
+    if any(i.severity == "error" or i.rule == "range-value" for i in issues):
+        return False
+    return '"exclusiveMinimum"' not in text and '"exclusiveMaximum"' not in text
 
 
 def _normalize(work: Any, role: str) -> tuple[dict[str, Any], list[SchemaChange]]:
@@ -1670,7 +1804,12 @@ class _Rewriter:
         tail = ref.rsplit("/", 1)[-1] if ref != "#" else "root"
         name = self.fresh(f"{tail}_1")
         self.defs()[name] = merged
-        rule = "type-beside-ref" if "type" in sib else "ref-sibling-conflict"
+        undefined = isinstance(sib.get("required"), list) and not any(k in target for k in sib)
+        rule = (
+            "type-beside-ref"
+            if "type" in sib
+            else ("required-defined" if undefined else "ref-sibling-conflict")
+        )
         out = {"$ref": f"#/$defs/{name}", **{k: v for k, v in s.items() if k in keep}}
         self.note(ptr, rule, "N2", f"{', '.join(sorted(sib))} beside $ref folded into $defs/{name}")
         return out
