@@ -148,3 +148,35 @@ def test_the_normalized_schema_accepts_exactly_the_same_values(
     after = jsonschema.Draft202012Validator(result.schema)
     for value in instances:
         assert before.is_valid(value) == after.is_valid(value), (value, result.changes)
+
+
+KEYWORDS = [
+    "type", "properties", "required", "items", "prefixItems", "anyOf", "enum", "$ref", "$defs",
+    "definitions", "additionalProperties", "description", "default", "minimum", "maxLength",
+    "a", "b", "x/y", "a{0}",
+]  # fmt: skip
+anything = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 2)
+    | st.sampled_from([*TYPES, "#", "#/$defs/a", "#/definitions/a", "#/properties/a", 1.5]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYWORDS), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(anything, st.sampled_from(["tool-parameters", "output-schema"]))
+def test_any_json_is_checked_and_normalized_or_refused_never_crashes(
+    schema: Any, role: str
+) -> None:
+    issues = check_schema(schema, role=role)
+    assert all(i.severity in ("error", "warning") and i.message for i in issues)
+    try:
+        result = normalize_schema(schema, role=role)
+    except SchemaRejectedError as refused:
+        assert refused.issues
+        return
+    assert [i for i in check_schema(result.schema, role=role) if i.severity == "error"] == []

@@ -1340,6 +1340,7 @@ _NOTES = frozenset(
     }
 )
 _UNSATISFIABLE = object()  # a merge that accepts nothing
+_MAX_FOLDS = 64  # new definitions N2 may make for one schema
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 _LOWER = {"minLength", "minItems", "minimum", "minProperties"}
 _UPPER = {"maxLength", "maxItems", "maximum", "maxProperties"}
@@ -1535,6 +1536,11 @@ def _pointer_target(root: dict[str, Any], ref: str) -> Any:
     return cur
 
 
+def _ref_of(pointer: Pointer) -> str:
+    """The ref naming ``pointer`` (``#`` for the root)."""
+    return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
+
+
 def _all_dicts(node: Any, ptr: Pointer = ()) -> list[tuple[dict[str, Any], Pointer]]:
     found: list[tuple[dict[str, Any], Pointer]] = []
     stack: list[tuple[Any, Pointer]] = [(node, ptr)]
@@ -1553,6 +1559,7 @@ class _Rewriter:
         self.root = root
         self.role = role
         self.changes: list[SchemaChange] = []
+        self.folded: dict[tuple[str, str], str] = {}
 
     def note(self, ptr: Pointer, rule: str, fix: str, action: str) -> None:
         self.changes.append(SchemaChange(ptr, rule, fix, action))
@@ -1736,10 +1743,24 @@ class _Rewriter:
         defs = s.get("$defs")
         if isinstance(defs, dict):
             for name in list(defs):
+                at = (*ptr, "$defs", name)
                 if defs[name] is True:
                     defs[name] = {}
-                    self.note((*ptr, "$defs", name), "defs-entry-object", "N5", "true became {}")
+                    self.note(at, "defs-entry-object", "N5", "true became {}")
+                elif defs[name] is False and not self.referred(f"{_ref_of(ptr)}/$defs/{name}"):
+                    del defs[name]
+                    self.note(at, "defs-entry-object", "N5", "an unused false definition removed")
         return s
+
+    def referred(self, prefix: str) -> bool:
+        """Whether a $ref anywhere points at ``prefix`` or inside it (as written)."""
+        for d, _ in _all_dicts(self.root):
+            ref = d.get("$ref")
+            if isinstance(ref, str) and (ref == prefix or ref.startswith(prefix + "/")):
+                return True
+            if isinstance(ref, str) and ("~" in ref or "%" in ref):
+                return True  # an escaped pointer may name it: keep it
+        return False
 
     def ref_target(self, ref: str) -> dict[str, Any] | None:
         target = _resolve(self.root, ref)
@@ -1797,13 +1818,18 @@ class _Rewriter:
         )
         if not refused:
             return s
-        base = {k: v for k, v in target.items() if k not in _K.root_only}
-        merged = _merge(sib, copy.deepcopy(base))
-        if merged is None or merged is _UNSATISFIABLE:
-            return s
-        tail = ref.rsplit("/", 1)[-1] if ref != "#" else "root"
-        name = self.fresh(f"{tail}_1")
-        self.defs()[name] = merged
+        # The same fold is made once: a target holding the same $ref and siblings (a
+        # recursive one) points at the definition being made instead of folding again.
+        memo = (ref, json.dumps(sib, sort_keys=True, default=repr))
+        name = self.folded.get(memo, "")
+        if not name:
+            base = {k: v for k, v in target.items() if k not in _K.root_only}
+            merged = _merge(sib, copy.deepcopy(base))
+            if merged is None or merged is _UNSATISFIABLE or len(self.folded) >= _MAX_FOLDS:
+                return s
+            tail = ref.rsplit("/", 1)[-1] if ref != "#" else "root"
+            name = self.folded[memo] = self.fresh(f"{tail}_1")
+            self.defs()[name] = merged
         undefined = isinstance(sib.get("required"), list) and not any(k in target for k in sib)
         rule = (
             "type-beside-ref"
@@ -1948,9 +1974,9 @@ class _Rewriter:
             out = {"type": typed, **s}
             self.note(ptr, "enum-needs-type", "N4", f"type {typed} given from the enum's values")
             return self.type_list(out, ptr) if isinstance(typed, list) else out
-        t = s.get("type")
-        if isinstance(t, str) and t in _K.types:
-            kept = [v for v in values if _fits(v, t)]
+        types = _type_list(s.get("type"))
+        if types is not None and len(types) == 1 and types[0] in _K.types:
+            kept = [v for v in values if _fits(v, types[0])]
             if kept and len(kept) != len(values):
                 s["enum"] = kept
                 self.note(
@@ -2064,8 +2090,11 @@ class _Rewriter:
             return s
         if not any(isinstance(d.get("$ref"), str) for d, _ in _all_dicts(items)):
             return s
-        if _Checker(self.root, self.role).terminates(s, set(), ptr):
-            return s
+        try:
+            if _Checker(self.root, self.role).terminates(s, set(), ptr):
+                return s
+        except _Stop:
+            return s  # an unresolvable ref: the check refuses it
         out = {k: v for k, v in s.items() if k in _NOTES}
         out["anyOf"] = [
             {"type": "array", "maxItems": 0},
