@@ -151,6 +151,10 @@ def _roles() -> tuple[str, ...]:
 ROLES = ("output-schema", "tool-parameters")
 """The kinds of schema there are rules for (``roles`` in the table)."""
 
+# An enum of one type whose values are all of the Python class JSON decodes it to: fine.
+_SIMPLE_ENUM: dict[str, type] = {"string": str, "integer": int, "boolean": bool}
+_RANGE_PAIRS = (("minLength", "maxLength"), ("minItems", "maxItems"), ("minimum", "maximum"))
+_NON_NEGATIVE = "a non-negative integer"
 _UNION = frozenset({"anyOf", "description", "title", "default"})
 _RANGES = frozenset({"minLength", "maxLength", "minItems", "maxItems", "minimum", "maximum"})
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -453,7 +457,7 @@ class _Checker:
             self.add("max-depth", ptr, n=str(_K.depth))
             return depth
         t = s.get("type")
-        if ptr and t.__class__ is str:
+        if t.__class__ is str:
             own = _K.plain.get(t)
             if own is not None and s.keys() <= own:
                 return self.plain(s, ptr, t, depth)
@@ -680,24 +684,22 @@ class _Checker:
         return types
 
     def ranges(self, s: dict[str, Any], ptr: Pointer, types: list[str], allowed: Set[str]) -> None:
-        integer = "integer" in types
-        for low, high, must in (
-            ("minLength", "maxLength", "a non-negative integer"),
-            ("minItems", "maxItems", "a non-negative integer"),
-            ("minimum", "maximum", "an integer" if integer else "a number"),
-        ):
-            if low not in allowed:
+        for low, high in _RANGE_PAIRS:
+            if low not in allowed or (low not in s and high not in s):
                 continue
-            for k in (low, high):
-                v = s.get(k)
-                if v is None:
+            if low == "minimum":
+                must = "an integer" if "integer" in types else "a number"
+            else:
+                must = "a non-negative integer"
+            lo, hi = s.get(low), s.get(high)
+            for k, v in ((low, lo), (high, hi)):
+                if v is None or (v.__class__ is int and (v >= 0 or must != _NON_NEGATIVE)):
                     continue
                 ok = _is_num(v) and math.isfinite(v)
                 if ok and must != "a number":
                     ok = float(v).is_integer() and (must == "an integer" or v >= 0)
                 if not ok:
                     self.add("range-value", ptr, name=k, kw=must)
-            lo, hi = s.get(low), s.get(high)
             if _is_num(lo) and _is_num(hi) and lo > hi:
                 at = ptr if low == "minimum" else (*ptr, low)
                 self.add("range-order", at, name=low, v=_go_value(lo), kw=high, n=_go_value(hi))
@@ -831,7 +833,9 @@ class _Checker:
                 if other not in ("object", "array"):
                     self.add("enum-type-pair", ptr, name=other)
                 return
-        for v in values:
+        kind = _SIMPLE_ENUM.get(types[0]) if len(types) == 1 else None
+        simple = kind is not None and all(v.__class__ is kind for v in values)
+        for v in () if simple else values:
             problem = _enum_problem(v, types)
             if problem == "enum-value-type":
                 self.add(problem, at, v=_go_value(v), types="[" + " ".join(types) + "]")
