@@ -68,6 +68,7 @@ _HOMES: dict[str, str] = {
     "QuotaExceededError": "kimi_ext.errors",
     "RateLimitError": "kimi_ext.errors",
     "RequestValidationError": "kimi_ext.errors",
+    "SchemaRejectedError": "kimi_ext.errors",
     "StructuredOutputError": "kimi_ext.errors",
     "ToolDefinitionError": "kimi_ext.errors",
     "UnprocessableEntityError": "kimi_ext.errors",
@@ -75,6 +76,11 @@ _HOMES: dict[str, str] = {
     "MessagesHistory": "kimi_ext.messages",
     "Response": "kimi_ext.responses",
     "ResponsesHistory": "kimi_ext.responses",
+    "NormalizedSchema": "kimi_ext.schemas",
+    "SchemaChange": "kimi_ext.schemas",
+    "SchemaIssue": "kimi_ext.schemas",
+    "check_schema": "kimi_ext.schemas",
+    "normalize_schema": "kimi_ext.schemas",
     "ToolRun": "kimi_ext.tool_loop",
     "Tool": "kimi_ext.tools",
     "tool": "kimi_ext.tools",
@@ -118,6 +124,7 @@ if TYPE_CHECKING:
     from kimi_ext.errors import QuotaExceededError as QuotaExceededError
     from kimi_ext.errors import RateLimitError as RateLimitError
     from kimi_ext.errors import RequestValidationError as RequestValidationError
+    from kimi_ext.errors import SchemaRejectedError as SchemaRejectedError
     from kimi_ext.errors import StructuredOutputError as StructuredOutputError
     from kimi_ext.errors import ToolDefinitionError as ToolDefinitionError
     from kimi_ext.errors import UnprocessableEntityError as UnprocessableEntityError
@@ -125,6 +132,11 @@ if TYPE_CHECKING:
     from kimi_ext.messages import MessagesHistory as MessagesHistory
     from kimi_ext.responses import Response as Response
     from kimi_ext.responses import ResponsesHistory as ResponsesHistory
+    from kimi_ext.schemas import NormalizedSchema as NormalizedSchema
+    from kimi_ext.schemas import SchemaChange as SchemaChange
+    from kimi_ext.schemas import SchemaIssue as SchemaIssue
+    from kimi_ext.schemas import check_schema as check_schema
+    from kimi_ext.schemas import normalize_schema as normalize_schema
     from kimi_ext.tool_loop import ToolRun as ToolRun
     from kimi_ext.tools import Tool as Tool
     from kimi_ext.tools import tool as tool

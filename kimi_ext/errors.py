@@ -39,6 +39,7 @@ __all__ = [
     "QuotaExceededError",
     "RateLimitError",
     "RequestValidationError",
+    "SchemaRejectedError",
     "StructuredOutputError",
     "ToolDefinitionError",
     "UnprocessableEntityError",
@@ -83,6 +84,21 @@ class RequestValidationError(KimiError, ValueError):
         self.value = value
         self.rule = rule
         super().__init__(f"{field}={_short(value)}: {rule}")
+
+
+class SchemaRejectedError(RequestValidationError):
+    """A JSON Schema the service would refuse (Moonshot Flavored JSON Schema, as walle checks
+    it at its strict level) and that cannot be rewritten without changing which values it
+    accepts; nothing was sent.
+
+    ``issues`` lists every error left (:class:`kimi_ext.schemas.SchemaIssue`, each with its
+    path, rule and the service's words); ``field``, ``value`` and ``rule`` are those of the
+    first: its path in the schema, the value there and every error's message.
+    """
+
+    def __init__(self, field: str, value: Any, rule: str, *, issues: list[Any]) -> None:
+        super().__init__(field, value, rule)
+        self.issues = list(issues)
 
 
 class HistoryError(KimiError, ValueError):

@@ -10,7 +10,8 @@
 # would otherwise skip silently. Beside each package, scripts/derive_contract.py
 # writes _contract/<format>.json: the request rules as data; scripts/derive_types.py
 # writes <format>/typeddicts.py: the TypedDicts of the request and of what comes back;
-# scripts/derive_fast.py writes _contract/<format>_fast_<mode>.py: the fast check of a request body.
+# scripts/derive_fast.py writes _contract/<format>_fast_<mode>.py: the fast check of a request body;
+# scripts/derive_mfjs.py writes _contract/mfjs.json: the schema rules of openapi/mfjs.yaml.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$here/generated/kimi_raw}
@@ -40,5 +41,7 @@ for fmt in "${formats[@]}"; do
   "$bin/python" "$here/scripts/derive_types.py" "$specs/$fmt.yaml" "$out/$fmt/typeddicts.py"
 done
 "$bin/python" "$here/scripts/derive_contract.py" --loader "$out/_contract/__init__.py"
+# The schema rules every format shares (Moonshot Flavored JSON Schema), as data.
+"$bin/python" "$here/scripts/derive_mfjs.py" "$specs/mfjs.yaml" "$out/_contract/mfjs.json"
 [ -f "$out/__init__.py" ] || printf '"""Raw clients generated from openapi/*.yaml. Do not edit: run `make generate`."""\n' > "$out/__init__.py"
 [ -f "$out/py.typed" ] || : > "$out/py.typed"

@@ -486,7 +486,9 @@ def format_names() -> frozenset[str]:
         from importlib.resources import files
 
         folder = files("kimi_raw._contract")
-        _NAMES.append(frozenset(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
+        # mfjs.json beside them is the schema rules every format shares, not a format.
+        names = {p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")}
+        _NAMES.append(frozenset(names - {"mfjs"}))
     return _NAMES[0]
 
 

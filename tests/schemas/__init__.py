@@ -1,0 +1,1 @@
+"""Tests of kimi_ext/schemas.py: the schema check and normalizer, through the public API."""
