@@ -307,6 +307,12 @@ def _shown(value: Any) -> str:
 _HTTP_CLIENTS = ((httpx.AsyncClient, "AsyncKimi"), (httpx.Client, "Kimi"))
 
 
+def _check_schemas(schemas: Any) -> None:
+    problem = client_option_problem("schemas", schemas)
+    if problem:
+        raise ClientConfigError(f"schemas={_shown(schemas)}: {problem}")
+
+
 def _check_http_client(http_client: Any, client: str, limits: Any) -> None:
     """``http_client=``: an open httpx client of the kind ``client`` (Kimi or AsyncKimi)
     sends with, not given with ``limits=`` (only the client's own pool takes them).
@@ -373,6 +379,12 @@ class Kimi(_ClientBase):
     ``telemetry``: True (or a :class:`kimi_ext.telemetry.Telemetry`) records OpenTelemetry
     GenAI spans and metrics; the default follows ``$KIMI_TELEMETRY`` (off when unset).
 
+    ``schemas``: what a call does with a JSON Schema you wrote (tool parameters, an output
+    schema) that breaks Moonshot's schema rules: ``"normalize"`` (the default) sends an
+    equivalent schema that keeps them, when one exists (the changes are logged at DEBUG);
+    ``"refuse"`` raises RequestValidationError with the service's words. Either way a
+    schema that cannot be fixed is refused and nothing is sent.
+
     Resources, one per wire format, each with ``create``, ``stream``, ``parse``,
     ``run_tools`` and (Chat, Messages) ``continue_``:
 
@@ -409,6 +421,7 @@ class Kimi(_ClientBase):
         limits: httpx.Limits = DEFAULT_LIMITS,
         hooks: Sequence[Any] = (),
         telemetry: Any = None,
+        schemas: Literal["normalize", "refuse"] = "normalize",
     ) -> None:
         # Rebound at once: a traceback printed with locals then shows <redacted>.
         api_key = _secret_of(api_key)  # type: ignore[assignment]
@@ -417,6 +430,7 @@ class Kimi(_ClientBase):
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
         _check_http_client(http_client, "Kimi", limits)
+        _check_schemas(schemas)
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(
@@ -425,7 +439,7 @@ class Kimi(_ClientBase):
         http = http_client or httpx.Client(**self._http_options(httpx.HTTPTransport, http_hooks))
         self._sender = SyncSender(http, **config)
         # What the resources send through: the client only configures it.
-        caller = SyncCaller(self._sender, self._hooks, self._key)
+        caller = SyncCaller(self._sender, self._hooks, self._key, schemas=schemas)
         self.chat = Chat(caller)
         self.messages = Messages(caller)
         self.responses = Responses(caller)
@@ -467,6 +481,7 @@ class AsyncKimi(_ClientBase):
         limits: httpx.Limits = DEFAULT_LIMITS,
         hooks: Sequence[Any] = (),
         telemetry: Any = None,
+        schemas: Literal["normalize", "refuse"] = "normalize",
     ) -> None:
         api_key = _secret_of(api_key)  # type: ignore[assignment]
         config = self._configure(
@@ -474,6 +489,7 @@ class AsyncKimi(_ClientBase):
             allow_insecure_http, deadline, max_body_size, limits,
         )  # fmt: skip
         _check_http_client(http_client, "AsyncKimi", limits)
+        _check_schemas(schemas)
         self._configure_hooks(hooks, telemetry)
         self._owns_http = http_client is None
         http_hooks = _event_hooks(
@@ -483,7 +499,7 @@ class AsyncKimi(_ClientBase):
             **self._http_options(httpx.AsyncHTTPTransport, http_hooks)
         )
         self._sender = AsyncSender(http, **config)
-        caller = AsyncCaller(self._sender, self._hooks, self._key)
+        caller = AsyncCaller(self._sender, self._hooks, self._key, schemas=schemas)
         self.chat = AsyncChat(caller)
         self.messages = AsyncMessages(caller)
         self.responses = AsyncResponses(caller)
@@ -511,6 +527,7 @@ class AsyncKimi(_ClientBase):
 
 class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
     format: Format[ResultT, StreamT, AsyncStreamT]
+    _schemas: str  # the client's schemas= (how a schema breaking Moonshot's rules is built)
 
     def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
         tools = params.get("tools")
@@ -520,13 +537,14 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
             from kimi_ext.tool_loop import tool_declarations
 
             params = {**params, "tools": tool_declarations(self.format, tools)[0]}
-        return prepare(self.format, params, stream=stream)
+        return prepare(self.format, params, stream=stream, schemas=self._schemas)
 
 
 # twin: _AsyncResource
 class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
     def __init__(self, caller: SyncCaller) -> None:
         self._caller = caller
+        self._schemas = caller.schemas
 
     @keywords
     def parse(self, *, schema: Any, name: str | None = None, **params: Any) -> Structured[Any]:
@@ -574,6 +592,7 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
 class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
     def __init__(self, caller: AsyncCaller) -> None:
         self._caller = caller
+        self._schemas = caller.schemas
 
     @keywords
     async def parse(

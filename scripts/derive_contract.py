@@ -86,6 +86,36 @@ def _check_fields(extensions: dict[str, Any], request: dict[str, Any], spec_path
             raise SystemExit(f"{spec_path}: x-kimi-{key} {name!r} is not a request field")
 
 
+def _schema_fields(defs: dict[str, Any], request: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where the request carries a JSON Schema of the user's (``x-kimi-mfjs: <role>``): each
+    place as a path from the body (``*``: every item of an array; through ``$ref``, unions
+    and conditionals), with its role, in the spec's order, once each."""
+    found: dict[tuple[str, ...], str] = {}
+
+    def walk(node: Any, path: tuple[str, ...], seen: frozenset[str]) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.removeprefix("#/$defs/")
+            if name not in seen:
+                walk(defs[name], path, seen | {name})
+        role = node.get("x-kimi-mfjs")
+        if isinstance(role, str):
+            found.setdefault(path, role)
+        for key in ("oneOf", "anyOf", "allOf"):
+            for member in node.get(key, []):
+                walk(member, path, seen)
+        for key in ("if", "then", "else"):
+            walk(node.get(key), path, seen)
+        for name, sub in node.get("properties", {}).items():
+            walk(sub, (*path, name), seen)
+        walk(node.get("items"), (*path, "*"), seen)
+
+    walk(request, (), frozenset())
+    return [{"path": list(path), "role": role} for path, role in found.items()]
+
+
 def derive(spec_path: Path) -> dict[str, Any]:
     spec = _plain(YAML(typ="rt").load(spec_path.read_text(encoding="utf-8")))
     ((path, item),) = spec["paths"].items()
@@ -136,6 +166,7 @@ def derive(spec_path: Path) -> dict[str, Any]:
         "stream_event": stream_union,
         "stream_events": _stream_events(defs, stream_union),
         "tool_types": _tool_types(defs, request),
+        "schema_fields": _schema_fields(defs, request),
         "extensions": extensions,
         # The keys are sorted on output; this keeps the spec's order (the current model first).
         "known_models": list(extensions.get("models", {})),

@@ -1,7 +1,9 @@
 """Where a request is built: keyword arguments in, a validated body ready to send out.
 
 The steps, in order: drop client-only options and top-level ``None``s, turn history objects
-into wire lists, place and normalize ``effort``, validate against the documented rules
+into wire lists, place and normalize ``effort``, rewrite the JSON Schemas the request carries
+into Moonshot's rules where they break them and can be rewritten losslessly (unless the
+client says ``schemas="refuse"``), validate against the documented rules
 (:mod:`kimi_ext._core.contract.validation`), then merge ``extra_body`` (on purpose,
 unchecked). The path, method and format headers are the format's ``route``, read from the
 contract derived from its spec, so the wire stays defined by the specs in ``openapi/``.
@@ -11,12 +13,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from kimi_ext._core.call.format import Format
+from kimi_ext._core.contract import format_path
 from kimi_ext._core.contract.effort import normalize_effort
+from kimi_ext._core.contract.memo import SameObjectMemo
 from kimi_ext._core.contract.options import CLIENT_OPTIONS, check_options
 from kimi_ext._core.contract.text import has_lone_surrogate
 from kimi_ext._core.contract.validation import validate
@@ -24,9 +29,15 @@ from kimi_ext._core.model.history import History
 from kimi_ext._core.transport.request import UNSET_TIMEOUT, Prepared
 from kimi_ext.errors import RequestValidationError
 
+logger = logging.getLogger("kimi_ext")
+
 
 def prepare(
-    fmt: Format[Any, Any, Any], params: Mapping[str, Any], *, stream: bool = False
+    fmt: Format[Any, Any, Any],
+    params: Mapping[str, Any],
+    *,
+    stream: bool = False,
+    schemas: str = "normalize",
 ) -> Prepared:
     """Build and validate the request for ``fmt`` from wire-named keyword arguments.
 
@@ -34,10 +45,14 @@ def prepare(
     True)`` or ``stream()``); the Prepared carries it, and a ``stream`` in ``params`` or in
     ``extra_body`` that says otherwise is refused (:func:`check_stream`).
 
+    ``schemas``: ``"normalize"`` rewrites a JSON Schema of the user's (tool parameters, an
+    output schema) that breaks Moonshot's rules into an equivalent one that keeps them
+    (logged at DEBUG); ``"refuse"`` leaves it to validation, which refuses it.
+
     Raises RequestValidationError (and sends nothing) when a documented rule is broken.
     """
     try:
-        body = build_body(fmt, params, stream=stream)
+        body = build_body(fmt, params, stream=stream, schemas=schemas)
     except (RecursionError, UnicodeEncodeError):
         # Absurdly deep input, or a lone surrogate a rule measured in UTF-8, met while
         # validating: name where it is.
@@ -158,7 +173,11 @@ def _short_path(path: str) -> str:
 
 
 def build_body(
-    fmt: Format[Any, Any, Any], params: Mapping[str, Any], *, stream: bool = False
+    fmt: Format[Any, Any, Any],
+    params: Mapping[str, Any],
+    *,
+    stream: bool = False,
+    schemas: str = "normalize",
 ) -> dict[str, Any]:
     """The validated JSON body for ``params`` (see :func:`prepare`)."""
     check_options(params)
@@ -180,11 +199,64 @@ def build_body(
         for name, value in fmt.stream_defaults.items():
             body.setdefault(name, value)
     _place_effort(fmt, body, params.get("effort"))
+    if schemas == "normalize":
+        for path, role in fmt.contract.schema_fields:
+            body = _with_normalized(body, path, role, ())
     validate(fmt.name, body, received=received)
     extra = params.get("extra_body")
     if extra:
         body.update(extra)
     return body
+
+
+def _with_normalized(node: Any, path: tuple[str, ...], role: str, where: tuple[Any, ...]) -> Any:
+    """``node`` with each schema at ``path`` below it normalized; ``node`` itself when none
+    changes, else a copy of each container on the way (the caller's objects are never
+    changed). ``*`` in ``path``: every item of a list."""
+    if not path:
+        return _normalized(node, role, where) if isinstance(node, Mapping) else node
+    head, rest = path[0], path[1:]
+    if head == "*":
+        if not isinstance(node, list):
+            return node
+        out: list[Any] | None = None
+        for index, item in enumerate(node):
+            new = _with_normalized(item, rest, role, (*where, index))
+            if new is not item:
+                out = out if out is not None else list(node)
+                out[index] = new
+        return node if out is None else out
+    if not isinstance(node, Mapping) or head not in node:
+        return node
+    child = node[head]
+    new = _with_normalized(child, rest, role, (*where, head))
+    return node if new is child else {**node, head: new}
+
+
+# Each schema's normalized form (the schema itself when it keeps the rules, or when it cannot
+# be rewritten: validation then refuses it in the service's words), while it is unchanged.
+_NORMALIZED: SameObjectMemo[Any] = SameObjectMemo()
+_UNKNOWN: Any = object()
+
+
+def _normalized(schema: Mapping[str, Any], role: str, where: tuple[Any, ...]) -> Any:
+    found = _NORMALIZED.get(schema, role, _UNKNOWN)
+    if found is not _UNKNOWN:
+        return schema if found is None else found
+    from kimi_ext._core.contract import mfjs  # its rules are loaded on the first schema
+
+    try:
+        new, changes = mfjs.normalize(schema, role)
+    except RequestValidationError:
+        return _NORMALIZED.put(schema, role, None) or schema
+    if not changes:
+        return _NORMALIZED.put(schema, role, None) or schema
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug(
+            "rewrote the JSON Schema at %s into Moonshot's rules (the same instances pass): %s",
+            format_path(where), "; ".join(str(change) for change in changes),
+        )  # fmt: skip
+    return _NORMALIZED.put(schema, role, new)
 
 
 def check_stream(params: Mapping[str, Any], streams: bool) -> None:

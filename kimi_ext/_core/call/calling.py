@@ -43,16 +43,24 @@ AS = TypeVar("AS", bound="AsyncStream[Any]")
 
 class _CallerBase:
     """What both callers hold: the client's sender, its hooks (None: the plain path, one
-    ``is None`` test per call) and its key (for the results' and streams' redaction)."""
+    ``is None`` test per call), its key (for the results' and streams' redaction) and how
+    its resources build a request with a schema that breaks Moonshot's rules (``schemas``:
+    ``"normalize"`` or ``"refuse"``)."""
 
-    __slots__ = ("hooks", "secret", "sender")
+    __slots__ = ("hooks", "schemas", "secret", "sender")
 
     def __init__(
-        self, sender: SyncSender | AsyncSender, hooks: HookSet | None, secret: Secret
+        self,
+        sender: SyncSender | AsyncSender,
+        hooks: HookSet | None,
+        secret: Secret,
+        *,
+        schemas: str = "normalize",
     ) -> None:
         self.sender = sender
         self.hooks = hooks
         self.secret = secret
+        self.schemas = schemas
 
     def _begin(self, prepared: Prepared, fmt: str) -> CallHooks:
         """The hooks of a call that begins now (only for a client with hooks)."""

@@ -174,6 +174,11 @@ class Contract:
         self.required: tuple[str, ...] = tuple(data["required"])
         self.defaults: Mapping[str, Any] = data["defaults"]
         self.schema: Mapping[str, Any] = data["schema"]
+        # Where the request carries a JSON Schema of the user's, and its role (x-kimi-mfjs):
+        # paths from the body, "*" for every item of an array.
+        self.schema_fields: tuple[tuple[tuple[str, ...], str], ...] = tuple(
+            (tuple(f["path"]), f["role"]) for f in data.get("schema_fields", ())
+        )
         ext: Mapping[str, Any] = data["extensions"]
         self.extensions = ext
         effort = ext["effort"]

@@ -16,6 +16,7 @@ __all__ = [
     "CLIENT_OPTIONS",
     "MAX_SECONDS",
     "NONE_IS_NO_LIMIT",
+    "SCHEMA_POLICIES",
     "CallOptions",
     "check_header",
     "check_options",
@@ -131,6 +132,11 @@ def check_options(params: Mapping[str, Any]) -> None:
         check_header("extra_headers", key, value)
 
 
+# How a client handles a JSON Schema of the user's that breaks Moonshot's rules (``Kimi(
+# schemas=...)``): rewrite it losslessly, or refuse the request.
+SCHEMA_POLICIES = ("normalize", "refuse")
+
+
 def client_option_problem(name: str, value: Any) -> str | None:
     """The rule a client's option ``value`` breaks (``Kimi(name=value)``), or None: the
     call options' rules (a client's ``max_retries`` must be a number), and the pool's
@@ -139,6 +145,8 @@ def client_option_problem(name: str, value: Any) -> str | None:
         return "must be an integer >= 0 (None is not a number of retries)"
     if name == "limits":
         return _limits_problem(value)
+    if name == "schemas":
+        return None if value in SCHEMA_POLICIES else 'must be "normalize" or "refuse"'
     if name == "max_body_size":
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             return "must be bytes > 0 (an integer)"

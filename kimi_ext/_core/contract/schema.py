@@ -21,8 +21,8 @@ Two deliberate choices, both what the wire needs:
 
 Node-local extensions: ``x-kimi-max-utf8-bytes`` (a string's size in UTF-8 bytes),
 ``x-kimi-unique-by`` (array items unique by a dotted key; ``x-kimi-unique-error`` is the
-service's sentence for a duplicate), ``x-kimi-typed-properties``
-(every property of a JSON Schema value says its type), ``x-kimi-error`` (the rule text
+service's sentence for a duplicate), ``x-kimi-mfjs`` (a JSON Schema of the user's, held
+to Moonshot's schema rules: :mod:`kimi_ext._core.contract.mfjs`), ``x-kimi-error`` (the rule text
 shown when this node fails) and ``x-kimi-service-error`` (the service's own sentence for
 it, a template with ``{path}`` and ``{value}``: what the stand-in answers).
 """
@@ -34,6 +34,8 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from kimi_ext._core.contract.memo import SameObjectMemo
 
 Path = tuple[str | int, ...]
 Check = Callable[[Any, Path], None]
@@ -520,8 +522,9 @@ class Compiler:
             out.append(members)
         if schema.get(NEAR_TYPOS):
             out.append(near_typos(known))
-        if schema.get("x-kimi-typed-properties"):
-            out.append(_typed_properties)
+        role = schema.get("x-kimi-mfjs")
+        if isinstance(role, str):
+            out.append(_mfjs_check(role))
         return out
 
     def _union(self, members: list[Any], *, exactly_one: bool) -> Check:
@@ -693,7 +696,7 @@ _KEYWORDS = frozenset(
         "const", "enum", "minLength", "maxLength", "pattern", "minimum", "maximum", "items",
         "minItems", "maxItems", "required", "properties", "additionalProperties",
         "dependentSchemas", "oneOf", "anyOf", "not", "if", "then", "else", "contains", "x-kimi-max-utf8-bytes", "x-kimi-unique-by",
-        "x-kimi-typed-properties", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
+        "x-kimi-mfjs", "x-kimi-error", "x-kimi-service-error", "x-kimi-unique-error",
         NEAR_TYPOS,
     }
 )  # fmt: skip
@@ -905,24 +908,32 @@ def _make_dispatch(
     return dispatch
 
 
-def _typed_properties(value: Any, path: Path) -> None:
-    """Moonshot refuses a property schema without a type (``enum`` alone is not enough)."""
+# The MFJS verdict of each schema object while it is unchanged (the first error, or None).
+_MFJS_VERDICTS: SameObjectMemo[Any] = SameObjectMemo()
+_UNKNOWN: Any = object()
 
-    def walk(schema: Any, where: Path) -> None:
-        if not isinstance(schema, Mapping):
+
+def _mfjs_check(role: str) -> Check:
+    """The check of a JSON Schema the request carries (``x-kimi-mfjs: <role>``): the first
+    rule of Moonshot's that it breaks at walle's strict level, in the service's words.
+    The verdict is remembered per schema object while it stays equal to what was checked
+    (:class:`~kimi_ext._core.contract.memo.SameObjectMemo`), so a call with 255 tools
+    pays once per tool, not on every call."""
+    from kimi_ext._core.contract import mfjs
+
+    def check(value: Any, path: Path) -> None:
+        if not isinstance(value, Mapping):
+            return  # not an object: the node's type check names it
+        issue = _MFJS_VERDICTS.get(value, role, _UNKNOWN)
+        if issue is _UNKNOWN:
+            errors = [i for i in mfjs.check(value, role) if i.severity == "error"]
+            issue = _MFJS_VERDICTS.put(value, role, errors[0] if errors else None)
+        if issue is None:
             return
-        props = schema.get("properties")
-        if isinstance(props, Mapping):
-            for name, sub in props.items():
-                at: Path = (*where, "properties", name)
-                if isinstance(sub, Mapping) and not any(
-                    k in sub for k in ("type", "anyOf", "oneOf", "allOf", "$ref")
-                ):
-                    dotted = ".".join(str(p) for p in at)
-                    raise Violation((*path, *at), sub, f"At path '{dotted}': type is not defined")
-                walk(sub, at)
-        items = schema.get("items")
-        if isinstance(items, Mapping):
-            walk(items, (*where, "items"))
+        # The service names the field without indexes (tools.function.parameters).
+        field = ".".join(p for p in path if isinstance(p, str))
+        detail = f"is not a valid moonshot flavored json schema, details: <{issue.message}>"
+        service = f"Invalid request: {field} {detail}".replace("{", "{{").replace("}", "}}")
+        raise Violation(path, value, detail, service=service)
 
-    walk(value, ())
+    return check
