@@ -24,25 +24,26 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k11 = frozenset(['web_search'])
     _k12 = frozenset(['function'])
     _k13 = _pattern('^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$')
-    _k14 = _compile({'x-kimi-typed-properties': True})
+    _k14 = _compile({'x-kimi-mfjs': 'tool-parameters'})
     _k15 = _compile({'not': {}})
     _k16 = frozenset(['auto', 'none', 'required'])
     _k17 = frozenset(['json_schema'])
-    _k18 = frozenset(['json_object'])
-    _k19 = frozenset(['text'])
-    _k20 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k21 = frozenset(['1h', '5m'])
-    _k22 = frozenset(['implicit'])
-    _k23 = frozenset(['content'])
-    _k24 = _compile({'oneOf': [{'$ref': '#/$defs/SystemMessage'}, {'$ref': '#/$defs/DynamicToolsMessage'}]})
-    _k25 = lambda v, _c=_k24: _c(v, ())
-    _k26 = frozenset(['tool'])
-    _k27 = frozenset(['assistant'])
-    _k28 = frozenset(['user'])
-    _k29 = frozenset(['video_url'])
-    _k30 = _pattern('^(data:video/(mp4|mpeg|quicktime|x-msvideo|x-flv|webm|x-ms-wmv|3gpp);base64,|ms://)')
-    _k31 = frozenset(['image_url'])
-    _k32 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
+    _k18 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k19 = frozenset(['json_object'])
+    _k20 = frozenset(['text'])
+    _k21 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k22 = frozenset(['1h', '5m'])
+    _k23 = frozenset(['implicit'])
+    _k24 = frozenset(['content'])
+    _k25 = _compile({'oneOf': [{'$ref': '#/$defs/SystemMessage'}, {'$ref': '#/$defs/DynamicToolsMessage'}]})
+    _k26 = lambda v, _c=_k25: _c(v, ())
+    _k27 = frozenset(['tool'])
+    _k28 = frozenset(['assistant'])
+    _k29 = frozenset(['user'])
+    _k30 = frozenset(['video_url'])
+    _k31 = _pattern('^(data:video/(mp4|mpeg|quicktime|x-msvideo|x-flv|webm|x-ms-wmv|3gpp);base64,|ms://)')
+    _k32 = frozenset(['image_url'])
+    _k33 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
     def _v_CreateChatCompletionRequest(v):
         if type(v) is dict:
             if 'tool_choice' in v and v['tool_choice'] == _k1:
@@ -285,6 +286,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
             if type(p1) not in (str,): raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k18(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('strict', _MISSING)
         if p1 is not _MISSING:
@@ -296,7 +298,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k18: raise Fail
+            if type(p1) is not str or p1 not in _k19: raise Fail
 
     def _v_ResponseFormatText(v):
         if type(v) not in (dict,): raise Fail
@@ -304,11 +306,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k19: raise Fail
+            if type(p1) is not str or p1 not in _k20: raise Fail
 
     def _v_ReasoningEffort(v):
         pass
-        if type(v) is not str or v not in _k20: raise Fail
+        if type(v) is not str or v not in _k21: raise Fail
 
     def _v_PromptCacheOptions(v):
         if type(v) not in (dict,): raise Fail
@@ -321,11 +323,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
 
     def _v_PromptCacheTtl(v):
         pass
-        if type(v) is not str or v not in _k21: raise Fail
+        if type(v) is not str or v not in _k22: raise Fail
 
     def _v_PromptCacheMode(v):
         pass
-        if type(v) is not str or v not in _k22: raise Fail
+        if type(v) is not str or v not in _k23: raise Fail
 
     def _v_FixedPresencePenalty(v):
         if type(v) not in (int, float): raise Fail
@@ -348,7 +350,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
 
     def _v_TextPart(v):
         if type(v) is dict and 'prompt_cache_breakpoint' in v: raise Fail
@@ -361,7 +363,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k19: raise Fail
+            if type(p1) is not str or p1 not in _k20: raise Fail
 
     def _v_FixedN(v):
         if type(v) not in (int,): raise Fail
@@ -394,7 +396,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k26: raise Fail
+            if type(p1) is not str or p1 not in _k27: raise Fail
         p1 = v.get('tool_call_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
@@ -435,7 +437,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
         p1 = v.get('tool_calls', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (list,): raise Fail
@@ -485,7 +487,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k28: raise Fail
+            if type(p1) is not str or p1 not in _k29: raise Fail
 
     def _v_UserContentPart(v):
         if type(v) is dict:
@@ -501,7 +503,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k29: raise Fail
+            if type(p1) is not str or p1 not in _k30: raise Fail
         p1 = v.get('video_url', _MISSING)
         if p1 is not _MISSING:
             _v_VideoUrl(p1)
@@ -512,7 +514,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k30.search(p1) is None: raise Fail
+            if type(p1) is str and _k31.search(p1) is None: raise Fail
 
     def _v_ImageUrlPart(v):
         if type(v) is dict and 'prompt_cache_breakpoint' in v: raise Fail
@@ -524,7 +526,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k31: raise Fail
+            if type(p1) is not str or p1 not in _k32: raise Fail
 
     def _v_ImageUrl(v):
         if type(v) not in (dict,): raise Fail
@@ -535,7 +537,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k32.search(p1) is None: raise Fail
+            if type(p1) is str and _k33.search(p1) is None: raise Fail
 
     def _v_MaxCompletionTokens(v):
         if type(v) not in (int,): raise Fail
@@ -552,6 +554,6 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
 
     _tags1 = _FailingDict({'function': _v_FunctionTool, 'web_search': _v_WebSearchTool})
     _tags2 = _FailingDict({'text': _v_ResponseFormatText, 'json_object': _v_ResponseFormatJsonObject, 'json_schema': _v_ResponseFormatJsonSchema})
-    _tags3 = _FailingDict({'system': _k25, 'user': _v_UserMessage, 'assistant': _v_AssistantMessage, 'tool': _v_ToolMessage})
+    _tags3 = _FailingDict({'system': _k26, 'user': _v_UserMessage, 'assistant': _v_AssistantMessage, 'tool': _v_ToolMessage})
     _tags4 = _FailingDict({'text': _v_TextPart, 'image_url': _v_ImageUrlPart, 'video_url': _v_VideoUrlPart})
     return _v_CreateChatCompletionRequest

@@ -25,7 +25,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k12 = frozenset(['function', 'type'])
     _k13 = frozenset(['function'])
     _k14 = _pattern('^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$')
-    _k15 = _compile({'x-kimi-typed-properties': True})
+    _k15 = _compile({'x-kimi-mfjs': 'tool-parameters'})
     _k16 = frozenset(['description', 'name', 'parameters', 'strict'])
     _k17 = _compile({'not': {}})
     _k18 = frozenset(['name'])
@@ -33,35 +33,36 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k20 = frozenset(['include_usage'])
     _k21 = frozenset(['json_schema'])
     _k22 = frozenset(['json_schema', 'type'])
-    _k23 = frozenset(['description', 'name', 'schema', 'strict'])
-    _k24 = frozenset(['json_object'])
-    _k25 = frozenset(['type'])
-    _k26 = frozenset(['text'])
-    _k27 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k28 = frozenset(['mode', 'ttl'])
-    _k29 = frozenset(['1h', '5m'])
-    _k30 = frozenset(['implicit'])
-    _k31 = frozenset(['content'])
-    _k32 = frozenset(['content', 'type'])
-    _k33 = frozenset(['text', 'type'])
-    _k34 = _compile({'oneOf': [{'$ref': '#/$defs/SystemMessage'}, {'$ref': '#/$defs/DynamicToolsMessage'}]})
-    _k35 = lambda v, _c=_k34: _c(v, ())
-    _k36 = frozenset(['tool'])
-    _k37 = frozenset(['content', 'name', 'role', 'tool_call_id'])
-    _k38 = frozenset(['assistant'])
-    _k39 = frozenset(['content', 'name', 'partial', 'reasoning_content', 'role', 'tool_calls'])
-    _k40 = frozenset(['function', 'id', 'type'])
-    _k41 = frozenset(['arguments', 'name'])
-    _k42 = frozenset(['user'])
-    _k43 = frozenset(['content', 'name', 'role'])
-    _k44 = frozenset(['video_url'])
-    _k45 = frozenset(['type', 'video_url'])
-    _k46 = _pattern('^(data:video/(mp4|mpeg|quicktime|x-msvideo|x-flv|webm|x-ms-wmv|3gpp);base64,|ms://)')
-    _k47 = frozenset(['url'])
-    _k48 = frozenset(['image_url'])
-    _k49 = frozenset(['image_url', 'type'])
-    _k50 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
-    _k51 = frozenset(['detail', 'url'])
+    _k23 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k24 = frozenset(['description', 'name', 'schema', 'strict'])
+    _k25 = frozenset(['json_object'])
+    _k26 = frozenset(['type'])
+    _k27 = frozenset(['text'])
+    _k28 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k29 = frozenset(['mode', 'ttl'])
+    _k30 = frozenset(['1h', '5m'])
+    _k31 = frozenset(['implicit'])
+    _k32 = frozenset(['content'])
+    _k33 = frozenset(['content', 'type'])
+    _k34 = frozenset(['text', 'type'])
+    _k35 = _compile({'oneOf': [{'$ref': '#/$defs/SystemMessage'}, {'$ref': '#/$defs/DynamicToolsMessage'}]})
+    _k36 = lambda v, _c=_k35: _c(v, ())
+    _k37 = frozenset(['tool'])
+    _k38 = frozenset(['content', 'name', 'role', 'tool_call_id'])
+    _k39 = frozenset(['assistant'])
+    _k40 = frozenset(['content', 'name', 'partial', 'reasoning_content', 'role', 'tool_calls'])
+    _k41 = frozenset(['function', 'id', 'type'])
+    _k42 = frozenset(['arguments', 'name'])
+    _k43 = frozenset(['user'])
+    _k44 = frozenset(['content', 'name', 'role'])
+    _k45 = frozenset(['video_url'])
+    _k46 = frozenset(['type', 'video_url'])
+    _k47 = _pattern('^(data:video/(mp4|mpeg|quicktime|x-msvideo|x-flv|webm|x-ms-wmv|3gpp);base64,|ms://)')
+    _k48 = frozenset(['url'])
+    _k49 = frozenset(['image_url'])
+    _k50 = frozenset(['image_url', 'type'])
+    _k51 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
+    _k52 = frozenset(['detail', 'url'])
     def _v_CreateChatCompletionRequest(v):
         if type(v) is dict:
             if 'tool_choice' in v and v['tool_choice'] == _k1:
@@ -311,11 +312,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
             if type(p1) not in (str,): raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k23(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('strict', _MISSING)
         if p1 is not _MISSING:
             _v_StrictFlag(p1)
-        if not v.keys() <= _k23: raise Fail
+        if not v.keys() <= _k24: raise Fail
 
     def _v_ResponseFormatJsonObject(v):
         if type(v) not in (dict,): raise Fail
@@ -323,8 +325,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k24: raise Fail
-        if not v.keys() <= _k25: raise Fail
+            if type(p1) is not str or p1 not in _k25: raise Fail
+        if not v.keys() <= _k26: raise Fail
 
     def _v_ResponseFormatText(v):
         if type(v) not in (dict,): raise Fail
@@ -332,12 +334,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k26: raise Fail
-        if not v.keys() <= _k25: raise Fail
+            if type(p1) is not str or p1 not in _k27: raise Fail
+        if not v.keys() <= _k26: raise Fail
 
     def _v_ReasoningEffort(v):
         pass
-        if type(v) is not str or v not in _k27: raise Fail
+        if type(v) is not str or v not in _k28: raise Fail
 
     def _v_PromptCacheOptions(v):
         if type(v) not in (dict,): raise Fail
@@ -347,15 +349,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('ttl', _MISSING)
         if p1 is not _MISSING:
             _v_PromptCacheTtl(p1)
-        if not v.keys() <= _k28: raise Fail
+        if not v.keys() <= _k29: raise Fail
 
     def _v_PromptCacheTtl(v):
         pass
-        if type(v) is not str or v not in _k29: raise Fail
+        if type(v) is not str or v not in _k30: raise Fail
 
     def _v_PromptCacheMode(v):
         pass
-        if type(v) is not str or v not in _k30: raise Fail
+        if type(v) is not str or v not in _k31: raise Fail
 
     def _v_FixedPresencePenalty(v):
         if type(v) not in (int, float): raise Fail
@@ -378,8 +380,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k31: raise Fail
-        if not v.keys() <= _k32: raise Fail
+            if type(p1) is not str or p1 not in _k32: raise Fail
+        if not v.keys() <= _k33: raise Fail
 
     def _v_TextPart(v):
         if type(v) is dict and 'prompt_cache_breakpoint' in v: raise Fail
@@ -392,8 +394,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k26: raise Fail
-        if not v.keys() <= _k33: raise Fail
+            if type(p1) is not str or p1 not in _k27: raise Fail
+        if not v.keys() <= _k34: raise Fail
 
     def _v_FixedN(v):
         if type(v) not in (int,): raise Fail
@@ -426,11 +428,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k36: raise Fail
+            if type(p1) is not str or p1 not in _k37: raise Fail
         p1 = v.get('tool_call_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k37: raise Fail
+        if not v.keys() <= _k38: raise Fail
 
     def _v_AssistantMessage(v):
         if type(v) is not dict or ('tool_calls' in v):
@@ -468,14 +470,14 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k38: raise Fail
+            if type(p1) is not str or p1 not in _k39: raise Fail
         p1 = v.get('tool_calls', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (list,): raise Fail
             if type(p1) is list:
                 for e3 in p1:
                     _v_ToolCall(e3)
-        if not v.keys() <= _k39: raise Fail
+        if not v.keys() <= _k40: raise Fail
 
     def _v_ToolCall(v):
         if type(v) not in (dict,): raise Fail
@@ -489,7 +491,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k40: raise Fail
+        if not v.keys() <= _k41: raise Fail
 
     def _v_ToolCallFunction(v):
         if type(v) not in (dict,): raise Fail
@@ -500,7 +502,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('name', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k41: raise Fail
+        if not v.keys() <= _k42: raise Fail
 
     def _v_UserMessage(v):
         if type(v) not in (dict,): raise Fail
@@ -521,8 +523,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k42: raise Fail
-        if not v.keys() <= _k43: raise Fail
+            if type(p1) is not str or p1 not in _k43: raise Fail
+        if not v.keys() <= _k44: raise Fail
 
     def _v_UserContentPart(v):
         if type(v) is dict:
@@ -538,11 +540,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k44: raise Fail
+            if type(p1) is not str or p1 not in _k45: raise Fail
         p1 = v.get('video_url', _MISSING)
         if p1 is not _MISSING:
             _v_VideoUrl(p1)
-        if not v.keys() <= _k45: raise Fail
+        if not v.keys() <= _k46: raise Fail
 
     def _v_VideoUrl(v):
         if type(v) not in (dict,): raise Fail
@@ -550,8 +552,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k46.search(p1) is None: raise Fail
-        if not v.keys() <= _k47: raise Fail
+            if type(p1) is str and _k47.search(p1) is None: raise Fail
+        if not v.keys() <= _k48: raise Fail
 
     def _v_ImageUrlPart(v):
         if type(v) is dict and 'prompt_cache_breakpoint' in v: raise Fail
@@ -563,8 +565,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k48: raise Fail
-        if not v.keys() <= _k49: raise Fail
+            if type(p1) is not str or p1 not in _k49: raise Fail
+        if not v.keys() <= _k50: raise Fail
 
     def _v_ImageUrl(v):
         if type(v) not in (dict,): raise Fail
@@ -575,8 +577,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k50.search(p1) is None: raise Fail
-        if not v.keys() <= _k51: raise Fail
+            if type(p1) is str and _k51.search(p1) is None: raise Fail
+        if not v.keys() <= _k52: raise Fail
 
     def _v_MaxCompletionTokens(v):
         if type(v) not in (int,): raise Fail
@@ -593,6 +595,6 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
 
     _tags1 = _FailingDict({'function': _v_FunctionTool, 'web_search': _v_WebSearchTool})
     _tags2 = _FailingDict({'text': _v_ResponseFormatText, 'json_object': _v_ResponseFormatJsonObject, 'json_schema': _v_ResponseFormatJsonSchema})
-    _tags3 = _FailingDict({'system': _k35, 'user': _v_UserMessage, 'assistant': _v_AssistantMessage, 'tool': _v_ToolMessage})
+    _tags3 = _FailingDict({'system': _k36, 'user': _v_UserMessage, 'assistant': _v_AssistantMessage, 'tool': _v_ToolMessage})
     _tags4 = _FailingDict({'text': _v_TextPart, 'image_url': _v_ImageUrlPart, 'video_url': _v_VideoUrlPart})
     return _v_CreateChatCompletionRequest

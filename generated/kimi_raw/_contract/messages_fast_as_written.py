@@ -22,26 +22,27 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k9 = _compile({'not': {'properties': {'type': {'const': 'tool'}}, 'required': ['type'], 'x-kimi-error': "forcing one named tool conflicts with Kimi's always-on thinking; use any or auto"}})
     _k10 = frozenset(['any', 'auto', 'none'])
     _k11 = frozenset(['text'])
-    _k12 = frozenset(['json_schema'])
-    _k13 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k14 = 'user'
-    _k15 = frozenset(['image', 'text', 'tool_result'])
-    _k16 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
-    _k17 = frozenset(['assistant', 'user'])
-    _k19 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
-    _k21 = frozenset(['web_search_tool_result'])
-    _k22 = frozenset(['web_search_tool_result_error'])
-    _k23 = frozenset(['server_tool_use'])
-    _k24 = frozenset(['tool_result'])
-    _k26 = frozenset(['tool_use'])
-    _k27 = frozenset(['thinking'])
-    _k28 = frozenset(['image'])
-    _k29 = frozenset(['url'])
-    _k30 = _pattern('^ms://')
-    _k31 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
-    _k32 = frozenset(['base64'])
-    _k33 = frozenset(['ephemeral'])
-    _k34 = frozenset(['1h', '5m'])
+    _k12 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k13 = frozenset(['json_schema'])
+    _k14 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k15 = 'user'
+    _k16 = frozenset(['image', 'text', 'tool_result'])
+    _k17 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
+    _k18 = frozenset(['assistant', 'user'])
+    _k20 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
+    _k22 = frozenset(['web_search_tool_result'])
+    _k23 = frozenset(['web_search_tool_result_error'])
+    _k24 = frozenset(['server_tool_use'])
+    _k25 = frozenset(['tool_result'])
+    _k27 = frozenset(['tool_use'])
+    _k28 = frozenset(['thinking'])
+    _k29 = frozenset(['image'])
+    _k30 = frozenset(['url'])
+    _k31 = _pattern('^ms://')
+    _k32 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
+    _k33 = frozenset(['base64'])
+    _k34 = frozenset(['ephemeral'])
+    _k35 = frozenset(['1h', '5m'])
     def _v_CreateMessageRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -169,15 +170,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         if 'type' not in v or 'schema' not in v: raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k12(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k12: raise Fail
+            if type(p1) is not str or p1 not in _k13: raise Fail
 
     def _v_OutputConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k13: raise Fail
+        if type(v) is not str or v not in _k14: raise Fail
 
     def _v_RequestMetadata(v):
         if type(v) not in (dict,): raise Fail
@@ -187,17 +189,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
 
     def _v_MessageParam(v):
         if type(v) is dict:
-            if 'role' in v and v['role'] == _k14:
-                if type(v) is dict:
-                    p2 = v.get('content', _MISSING)
-                    if p2 is not _MISSING:
-                        if type(p2) is list:
-                            for e4 in p2:
-                                if type(e4) is dict:
-                                    p6 = e4.get('type', _MISSING)
-                                    if p6 is not _MISSING:
-                                        if type(p6) is not str or p6 not in _k15: raise Fail
-            else:
+            if 'role' in v and v['role'] == _k15:
                 if type(v) is dict:
                     p2 = v.get('content', _MISSING)
                     if p2 is not _MISSING:
@@ -207,6 +199,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                                     p6 = e4.get('type', _MISSING)
                                     if p6 is not _MISSING:
                                         if type(p6) is not str or p6 not in _k16: raise Fail
+            else:
+                if type(v) is dict:
+                    p2 = v.get('content', _MISSING)
+                    if p2 is not _MISSING:
+                        if type(p2) is list:
+                            for e4 in p2:
+                                if type(e4) is dict:
+                                    p6 = e4.get('type', _MISSING)
+                                    if p6 is not _MISSING:
+                                        if type(p6) is not str or p6 not in _k17: raise Fail
         if type(v) not in (dict,): raise Fail
         if 'role' not in v or 'content' not in v: raise Fail
         p1 = v.get('content', _MISSING)
@@ -222,7 +224,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k17: raise Fail
+            if type(p1) is not str or p1 not in _k18: raise Fail
 
     def _v_ContentBlockParam(v):
         if type(v) is dict:
@@ -243,17 +245,17 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                         _v_WebSearchResult(e4)
             elif type(p1) is dict:
                 t3 = p1.get('type')
-                f3 = _k20.get(t3) if type(t3) is str else None
-                if f3 is None: _k19(p1, ())
+                f3 = _k21.get(t3) if type(t3) is str else None
+                if f3 is None: _k20(p1, ())
                 else: f3(p1)
-            else: _k19(p1, ())
+            else: _k20(p1, ())
         p1 = v.get('tool_use_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k21: raise Fail
+            if type(p1) is not str or p1 not in _k22: raise Fail
 
     def _v_WebSearchResult(v):
         if type(v) not in (dict,): raise Fail
@@ -282,7 +284,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k22: raise Fail
+            if type(p1) is not str or p1 not in _k23: raise Fail
 
     def _v_ServerToolUseBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -299,7 +301,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
 
     def _v_ToolResultBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -323,7 +325,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k24: raise Fail
+            if type(p1) is not str or p1 not in _k25: raise Fail
 
     def _v_ToolResultErrorFlag(v):
         if type(v) not in (bool,): raise Fail
@@ -350,7 +352,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k26: raise Fail
+            if type(p1) is not str or p1 not in _k27: raise Fail
 
     def _v_ThinkingBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -364,7 +366,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
 
     def _v_ImageBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -375,7 +377,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k28: raise Fail
+            if type(p1) is not str or p1 not in _k29: raise Fail
 
     def _v_ImageSource(v):
         if type(v) is dict:
@@ -390,11 +392,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k29: raise Fail
+            if type(p1) is not str or p1 not in _k30: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k30.search(p1) is None: raise Fail
+            if type(p1) is str and _k31.search(p1) is None: raise Fail
 
     def _v_Base64ImageSource(v):
         if type(v) not in (dict,): raise Fail
@@ -405,11 +407,11 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('media_type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k31: raise Fail
+            if type(p1) is not str or p1 not in _k32: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k32: raise Fail
+            if type(p1) is not str or p1 not in _k33: raise Fail
 
     def _v_CacheControl(v):
         if type(v) not in (dict,): raise Fail
@@ -420,28 +422,28 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k33: raise Fail
+            if type(p1) is not str or p1 not in _k34: raise Fail
 
     def _v_CacheControlTtl(v):
         pass
-        if type(v) is not str or v not in _k34: raise Fail
+        if type(v) is not str or v not in _k35: raise Fail
 
-    def _m25(v):
+    def _m26(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    def _m18(v):
+    def _m19(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    _tags1 = _FailingDict({'text': _m18, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
-    _tags2 = _FailingDict({'text': _m25, 'image': _v_ImageBlock})
+    _tags1 = _FailingDict({'text': _m19, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
+    _tags2 = _FailingDict({'text': _m26, 'image': _v_ImageBlock})
     _tags3 = _FailingDict({'base64': _v_Base64ImageSource, 'url': _v_UrlImageSource})
-    _k20 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
+    _k21 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
     return _v_CreateMessageRequest

@@ -26,48 +26,49 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k13 = frozenset(['text', 'type'])
     _k14 = _typos(frozenset(['text', 'type']))
     _k15 = frozenset(['effort', 'format'])
-    _k16 = frozenset(['json_schema'])
-    _k17 = frozenset(['schema', 'type'])
-    _k18 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k19 = frozenset(['user_id'])
-    _k20 = 'user'
-    _k21 = frozenset(['image', 'text', 'tool_result'])
-    _k22 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
-    _k23 = frozenset(['assistant', 'user'])
-    _k24 = frozenset(['content', 'role'])
-    _k26 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
-    _k28 = frozenset(['web_search_tool_result'])
-    _k29 = frozenset(['content', 'tool_use_id', 'type'])
-    _k30 = _typos(frozenset(['content', 'tool_use_id', 'type']))
-    _k31 = frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url'])
-    _k32 = _typos(frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url']))
-    _k33 = frozenset(['web_search_tool_result_error'])
-    _k34 = frozenset(['error_code', 'type'])
-    _k35 = _typos(frozenset(['error_code', 'type']))
-    _k36 = frozenset(['server_tool_use'])
-    _k37 = frozenset(['id', 'input', 'name', 'type'])
-    _k38 = _typos(frozenset(['id', 'input', 'name', 'type']))
-    _k39 = frozenset(['tool_result'])
-    _k40 = frozenset(['content', 'is_error', 'tool_use_id', 'type'])
-    _k41 = _typos(frozenset(['content', 'is_error', 'tool_use_id', 'type']))
-    _k43 = frozenset(['tool_use'])
-    _k44 = frozenset(['thinking'])
-    _k45 = frozenset(['signature', 'thinking', 'type'])
-    _k46 = _typos(frozenset(['signature', 'thinking', 'type']))
-    _k47 = frozenset(['image'])
-    _k48 = frozenset(['source', 'type'])
-    _k49 = _typos(frozenset(['source', 'type']))
-    _k50 = frozenset(['url'])
-    _k51 = _pattern('^ms://')
-    _k52 = frozenset(['type', 'url'])
-    _k53 = _typos(frozenset(['type', 'url']))
-    _k54 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
-    _k55 = frozenset(['base64'])
-    _k56 = frozenset(['data', 'media_type', 'type'])
-    _k57 = _typos(frozenset(['data', 'media_type', 'type']))
-    _k58 = frozenset(['ephemeral'])
-    _k59 = frozenset(['ttl', 'type'])
-    _k60 = frozenset(['1h', '5m'])
+    _k16 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k17 = frozenset(['json_schema'])
+    _k18 = frozenset(['schema', 'type'])
+    _k19 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k20 = frozenset(['user_id'])
+    _k21 = 'user'
+    _k22 = frozenset(['image', 'text', 'tool_result'])
+    _k23 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
+    _k24 = frozenset(['assistant', 'user'])
+    _k25 = frozenset(['content', 'role'])
+    _k27 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
+    _k29 = frozenset(['web_search_tool_result'])
+    _k30 = frozenset(['content', 'tool_use_id', 'type'])
+    _k31 = _typos(frozenset(['content', 'tool_use_id', 'type']))
+    _k32 = frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url'])
+    _k33 = _typos(frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url']))
+    _k34 = frozenset(['web_search_tool_result_error'])
+    _k35 = frozenset(['error_code', 'type'])
+    _k36 = _typos(frozenset(['error_code', 'type']))
+    _k37 = frozenset(['server_tool_use'])
+    _k38 = frozenset(['id', 'input', 'name', 'type'])
+    _k39 = _typos(frozenset(['id', 'input', 'name', 'type']))
+    _k40 = frozenset(['tool_result'])
+    _k41 = frozenset(['content', 'is_error', 'tool_use_id', 'type'])
+    _k42 = _typos(frozenset(['content', 'is_error', 'tool_use_id', 'type']))
+    _k44 = frozenset(['tool_use'])
+    _k45 = frozenset(['thinking'])
+    _k46 = frozenset(['signature', 'thinking', 'type'])
+    _k47 = _typos(frozenset(['signature', 'thinking', 'type']))
+    _k48 = frozenset(['image'])
+    _k49 = frozenset(['source', 'type'])
+    _k50 = _typos(frozenset(['source', 'type']))
+    _k51 = frozenset(['url'])
+    _k52 = _pattern('^ms://')
+    _k53 = frozenset(['type', 'url'])
+    _k54 = _typos(frozenset(['type', 'url']))
+    _k55 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
+    _k56 = frozenset(['base64'])
+    _k57 = frozenset(['data', 'media_type', 'type'])
+    _k58 = _typos(frozenset(['data', 'media_type', 'type']))
+    _k59 = frozenset(['ephemeral'])
+    _k60 = frozenset(['ttl', 'type'])
+    _k61 = frozenset(['1h', '5m'])
     def _v_CreateMessageRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -198,37 +199,28 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         if 'type' not in v or 'schema' not in v: raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k16(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k16: raise Fail
-        if not v.keys() <= _k17: raise Fail
+            if type(p1) is not str or p1 not in _k17: raise Fail
+        if not v.keys() <= _k18: raise Fail
 
     def _v_OutputConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k18: raise Fail
+        if type(v) is not str or v not in _k19: raise Fail
 
     def _v_RequestMetadata(v):
         if type(v) not in (dict,): raise Fail
         p1 = v.get('user_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k19: raise Fail
+        if not v.keys() <= _k20: raise Fail
 
     def _v_MessageParam(v):
         if type(v) is dict:
-            if 'role' in v and v['role'] == _k20:
-                if type(v) is dict:
-                    p2 = v.get('content', _MISSING)
-                    if p2 is not _MISSING:
-                        if type(p2) is list:
-                            for e4 in p2:
-                                if type(e4) is dict:
-                                    p6 = e4.get('type', _MISSING)
-                                    if p6 is not _MISSING:
-                                        if type(p6) is not str or p6 not in _k21: raise Fail
-            else:
+            if 'role' in v and v['role'] == _k21:
                 if type(v) is dict:
                     p2 = v.get('content', _MISSING)
                     if p2 is not _MISSING:
@@ -238,6 +230,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                                     p6 = e4.get('type', _MISSING)
                                     if p6 is not _MISSING:
                                         if type(p6) is not str or p6 not in _k22: raise Fail
+            else:
+                if type(v) is dict:
+                    p2 = v.get('content', _MISSING)
+                    if p2 is not _MISSING:
+                        if type(p2) is list:
+                            for e4 in p2:
+                                if type(e4) is dict:
+                                    p6 = e4.get('type', _MISSING)
+                                    if p6 is not _MISSING:
+                                        if type(p6) is not str or p6 not in _k23: raise Fail
         if type(v) not in (dict,): raise Fail
         if 'role' not in v or 'content' not in v: raise Fail
         p1 = v.get('content', _MISSING)
@@ -253,8 +255,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
-        if not v.keys() <= _k24: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
+        if not v.keys() <= _k25: raise Fail
 
     def _v_ContentBlockParam(v):
         if type(v) is dict:
@@ -275,18 +277,18 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                         _v_WebSearchResult(e4)
             elif type(p1) is dict:
                 t3 = p1.get('type')
-                f3 = _k27.get(t3) if type(t3) is str else None
-                if f3 is None: _k26(p1, ())
+                f3 = _k28.get(t3) if type(t3) is str else None
+                if f3 is None: _k27(p1, ())
                 else: f3(p1)
-            else: _k26(p1, ())
+            else: _k27(p1, ())
         p1 = v.get('tool_use_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k28: raise Fail
-        if not v.keys() <= _k29: _k30(v, ())
+            if type(p1) is not str or p1 not in _k29: raise Fail
+        if not v.keys() <= _k30: _k31(v, ())
 
     def _v_WebSearchResult(v):
         if type(v) not in (dict,): raise Fail
@@ -305,7 +307,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k31: _k32(v, ())
+        if not v.keys() <= _k32: _k33(v, ())
 
     def _v_WebSearchToolResultError(v):
         if type(v) not in (dict,): raise Fail
@@ -316,8 +318,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k33: raise Fail
-        if not v.keys() <= _k34: _k35(v, ())
+            if type(p1) is not str or p1 not in _k34: raise Fail
+        if not v.keys() <= _k35: _k36(v, ())
 
     def _v_ServerToolUseBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -334,8 +336,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k36: raise Fail
-        if not v.keys() <= _k37: _k38(v, ())
+            if type(p1) is not str or p1 not in _k37: raise Fail
+        if not v.keys() <= _k38: _k39(v, ())
 
     def _v_ToolResultBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -359,8 +361,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k39: raise Fail
-        if not v.keys() <= _k40: _k41(v, ())
+            if type(p1) is not str or p1 not in _k40: raise Fail
+        if not v.keys() <= _k41: _k42(v, ())
 
     def _v_ToolResultErrorFlag(v):
         if type(v) not in (bool,): raise Fail
@@ -387,8 +389,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k43: raise Fail
-        if not v.keys() <= _k37: _k38(v, ())
+            if type(p1) is not str or p1 not in _k44: raise Fail
+        if not v.keys() <= _k38: _k39(v, ())
 
     def _v_ThinkingBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -402,8 +404,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k44: raise Fail
-        if not v.keys() <= _k45: _k46(v, ())
+            if type(p1) is not str or p1 not in _k45: raise Fail
+        if not v.keys() <= _k46: _k47(v, ())
 
     def _v_ImageBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -414,8 +416,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k47: raise Fail
-        if not v.keys() <= _k48: _k49(v, ())
+            if type(p1) is not str or p1 not in _k48: raise Fail
+        if not v.keys() <= _k49: _k50(v, ())
 
     def _v_ImageSource(v):
         if type(v) is dict:
@@ -430,12 +432,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k50: raise Fail
+            if type(p1) is not str or p1 not in _k51: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k51.search(p1) is None: raise Fail
-        if not v.keys() <= _k52: _k53(v, ())
+            if type(p1) is str and _k52.search(p1) is None: raise Fail
+        if not v.keys() <= _k53: _k54(v, ())
 
     def _v_Base64ImageSource(v):
         if type(v) not in (dict,): raise Fail
@@ -446,12 +448,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('media_type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k54: raise Fail
+            if type(p1) is not str or p1 not in _k55: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k55: raise Fail
-        if not v.keys() <= _k56: _k57(v, ())
+            if type(p1) is not str or p1 not in _k56: raise Fail
+        if not v.keys() <= _k57: _k58(v, ())
 
     def _v_CacheControl(v):
         if type(v) not in (dict,): raise Fail
@@ -462,29 +464,29 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k58: raise Fail
-        if not v.keys() <= _k59: raise Fail
+            if type(p1) is not str or p1 not in _k59: raise Fail
+        if not v.keys() <= _k60: raise Fail
 
     def _v_CacheControlTtl(v):
         pass
-        if type(v) is not str or v not in _k60: raise Fail
+        if type(v) is not str or v not in _k61: raise Fail
 
-    def _m42(v):
+    def _m43(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    def _m25(v):
+    def _m26(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    _tags1 = _FailingDict({'text': _m25, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
-    _tags2 = _FailingDict({'text': _m42, 'image': _v_ImageBlock})
+    _tags1 = _FailingDict({'text': _m26, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
+    _tags2 = _FailingDict({'text': _m43, 'image': _v_ImageBlock})
     _tags3 = _FailingDict({'base64': _v_Base64ImageSource, 'url': _v_UrlImageSource})
-    _k27 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
+    _k28 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
     return _v_CreateMessageRequest

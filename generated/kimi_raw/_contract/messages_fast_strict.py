@@ -25,39 +25,40 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k12 = frozenset(['text'])
     _k13 = frozenset(['text', 'type'])
     _k14 = frozenset(['effort', 'format'])
-    _k15 = frozenset(['json_schema'])
-    _k16 = frozenset(['schema', 'type'])
-    _k17 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k18 = frozenset(['user_id'])
-    _k19 = 'user'
-    _k20 = frozenset(['image', 'text', 'tool_result'])
-    _k21 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
-    _k22 = frozenset(['assistant', 'user'])
-    _k23 = frozenset(['content', 'role'])
-    _k25 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
-    _k27 = frozenset(['web_search_tool_result'])
-    _k28 = frozenset(['content', 'tool_use_id', 'type'])
-    _k29 = frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url'])
-    _k30 = frozenset(['web_search_tool_result_error'])
-    _k31 = frozenset(['error_code', 'type'])
-    _k32 = frozenset(['server_tool_use'])
-    _k33 = frozenset(['id', 'input', 'name', 'type'])
-    _k34 = frozenset(['tool_result'])
-    _k35 = frozenset(['content', 'is_error', 'tool_use_id', 'type'])
-    _k37 = frozenset(['tool_use'])
-    _k38 = frozenset(['thinking'])
-    _k39 = frozenset(['signature', 'thinking', 'type'])
-    _k40 = frozenset(['image'])
-    _k41 = frozenset(['source', 'type'])
-    _k42 = frozenset(['url'])
-    _k43 = _pattern('^ms://')
-    _k44 = frozenset(['type', 'url'])
-    _k45 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
-    _k46 = frozenset(['base64'])
-    _k47 = frozenset(['data', 'media_type', 'type'])
-    _k48 = frozenset(['ephemeral'])
-    _k49 = frozenset(['ttl', 'type'])
-    _k50 = frozenset(['1h', '5m'])
+    _k15 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k16 = frozenset(['json_schema'])
+    _k17 = frozenset(['schema', 'type'])
+    _k18 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k19 = frozenset(['user_id'])
+    _k20 = 'user'
+    _k21 = frozenset(['image', 'text', 'tool_result'])
+    _k22 = frozenset(['server_tool_use', 'text', 'thinking', 'tool_use', 'web_search_tool_result'])
+    _k23 = frozenset(['assistant', 'user'])
+    _k24 = frozenset(['content', 'role'])
+    _k26 = _compile({'anyOf': [{'items': {'$ref': '#/$defs/WebSearchResult'}, 'type': 'array'}, {'$ref': '#/$defs/WebSearchToolResultError'}, {'$ref': '#/$defs/UnknownBlock'}]})
+    _k28 = frozenset(['web_search_tool_result'])
+    _k29 = frozenset(['content', 'tool_use_id', 'type'])
+    _k30 = frozenset(['encrypted_content', 'page_age', 'title', 'type', 'url'])
+    _k31 = frozenset(['web_search_tool_result_error'])
+    _k32 = frozenset(['error_code', 'type'])
+    _k33 = frozenset(['server_tool_use'])
+    _k34 = frozenset(['id', 'input', 'name', 'type'])
+    _k35 = frozenset(['tool_result'])
+    _k36 = frozenset(['content', 'is_error', 'tool_use_id', 'type'])
+    _k38 = frozenset(['tool_use'])
+    _k39 = frozenset(['thinking'])
+    _k40 = frozenset(['signature', 'thinking', 'type'])
+    _k41 = frozenset(['image'])
+    _k42 = frozenset(['source', 'type'])
+    _k43 = frozenset(['url'])
+    _k44 = _pattern('^ms://')
+    _k45 = frozenset(['type', 'url'])
+    _k46 = frozenset(['image/gif', 'image/jpeg', 'image/png', 'image/webp'])
+    _k47 = frozenset(['base64'])
+    _k48 = frozenset(['data', 'media_type', 'type'])
+    _k49 = frozenset(['ephemeral'])
+    _k50 = frozenset(['ttl', 'type'])
+    _k51 = frozenset(['1h', '5m'])
     def _v_CreateMessageRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -188,37 +189,28 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         if 'type' not in v or 'schema' not in v: raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k15(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k15: raise Fail
-        if not v.keys() <= _k16: raise Fail
+            if type(p1) is not str or p1 not in _k16: raise Fail
+        if not v.keys() <= _k17: raise Fail
 
     def _v_OutputConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k17: raise Fail
+        if type(v) is not str or v not in _k18: raise Fail
 
     def _v_RequestMetadata(v):
         if type(v) not in (dict,): raise Fail
         p1 = v.get('user_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k18: raise Fail
+        if not v.keys() <= _k19: raise Fail
 
     def _v_MessageParam(v):
         if type(v) is dict:
-            if 'role' in v and v['role'] == _k19:
-                if type(v) is dict:
-                    p2 = v.get('content', _MISSING)
-                    if p2 is not _MISSING:
-                        if type(p2) is list:
-                            for e4 in p2:
-                                if type(e4) is dict:
-                                    p6 = e4.get('type', _MISSING)
-                                    if p6 is not _MISSING:
-                                        if type(p6) is not str or p6 not in _k20: raise Fail
-            else:
+            if 'role' in v and v['role'] == _k20:
                 if type(v) is dict:
                     p2 = v.get('content', _MISSING)
                     if p2 is not _MISSING:
@@ -228,6 +220,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                                     p6 = e4.get('type', _MISSING)
                                     if p6 is not _MISSING:
                                         if type(p6) is not str or p6 not in _k21: raise Fail
+            else:
+                if type(v) is dict:
+                    p2 = v.get('content', _MISSING)
+                    if p2 is not _MISSING:
+                        if type(p2) is list:
+                            for e4 in p2:
+                                if type(e4) is dict:
+                                    p6 = e4.get('type', _MISSING)
+                                    if p6 is not _MISSING:
+                                        if type(p6) is not str or p6 not in _k22: raise Fail
         if type(v) not in (dict,): raise Fail
         if 'role' not in v or 'content' not in v: raise Fail
         p1 = v.get('content', _MISSING)
@@ -243,8 +245,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k22: raise Fail
-        if not v.keys() <= _k23: raise Fail
+            if type(p1) is not str or p1 not in _k23: raise Fail
+        if not v.keys() <= _k24: raise Fail
 
     def _v_ContentBlockParam(v):
         if type(v) is dict:
@@ -265,18 +267,18 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
                         _v_WebSearchResult(e4)
             elif type(p1) is dict:
                 t3 = p1.get('type')
-                f3 = _k26.get(t3) if type(t3) is str else None
-                if f3 is None: _k25(p1, ())
+                f3 = _k27.get(t3) if type(t3) is str else None
+                if f3 is None: _k26(p1, ())
                 else: f3(p1)
-            else: _k25(p1, ())
+            else: _k26(p1, ())
         p1 = v.get('tool_use_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
-        if not v.keys() <= _k28: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
+        if not v.keys() <= _k29: raise Fail
 
     def _v_WebSearchResult(v):
         if type(v) not in (dict,): raise Fail
@@ -295,7 +297,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k29: raise Fail
+        if not v.keys() <= _k30: raise Fail
 
     def _v_WebSearchToolResultError(v):
         if type(v) not in (dict,): raise Fail
@@ -306,8 +308,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k30: raise Fail
-        if not v.keys() <= _k31: raise Fail
+            if type(p1) is not str or p1 not in _k31: raise Fail
+        if not v.keys() <= _k32: raise Fail
 
     def _v_ServerToolUseBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -324,8 +326,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k32: raise Fail
-        if not v.keys() <= _k33: raise Fail
+            if type(p1) is not str or p1 not in _k33: raise Fail
+        if not v.keys() <= _k34: raise Fail
 
     def _v_ToolResultBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -349,8 +351,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k34: raise Fail
-        if not v.keys() <= _k35: raise Fail
+            if type(p1) is not str or p1 not in _k35: raise Fail
+        if not v.keys() <= _k36: raise Fail
 
     def _v_ToolResultErrorFlag(v):
         if type(v) not in (bool,): raise Fail
@@ -377,8 +379,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k37: raise Fail
-        if not v.keys() <= _k33: raise Fail
+            if type(p1) is not str or p1 not in _k38: raise Fail
+        if not v.keys() <= _k34: raise Fail
 
     def _v_ThinkingBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -392,8 +394,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k38: raise Fail
-        if not v.keys() <= _k39: raise Fail
+            if type(p1) is not str or p1 not in _k39: raise Fail
+        if not v.keys() <= _k40: raise Fail
 
     def _v_ImageBlock(v):
         if type(v) not in (dict,): raise Fail
@@ -404,8 +406,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k40: raise Fail
-        if not v.keys() <= _k41: raise Fail
+            if type(p1) is not str or p1 not in _k41: raise Fail
+        if not v.keys() <= _k42: raise Fail
 
     def _v_ImageSource(v):
         if type(v) is dict:
@@ -420,12 +422,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k42: raise Fail
+            if type(p1) is not str or p1 not in _k43: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k43.search(p1) is None: raise Fail
-        if not v.keys() <= _k44: raise Fail
+            if type(p1) is str and _k44.search(p1) is None: raise Fail
+        if not v.keys() <= _k45: raise Fail
 
     def _v_Base64ImageSource(v):
         if type(v) not in (dict,): raise Fail
@@ -436,12 +438,12 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('media_type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k45: raise Fail
+            if type(p1) is not str or p1 not in _k46: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k46: raise Fail
-        if not v.keys() <= _k47: raise Fail
+            if type(p1) is not str or p1 not in _k47: raise Fail
+        if not v.keys() <= _k48: raise Fail
 
     def _v_CacheControl(v):
         if type(v) not in (dict,): raise Fail
@@ -452,29 +454,29 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k48: raise Fail
-        if not v.keys() <= _k49: raise Fail
+            if type(p1) is not str or p1 not in _k49: raise Fail
+        if not v.keys() <= _k50: raise Fail
 
     def _v_CacheControlTtl(v):
         pass
-        if type(v) is not str or v not in _k50: raise Fail
+        if type(v) is not str or v not in _k51: raise Fail
 
-    def _m36(v):
+    def _m37(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    def _m24(v):
+    def _m25(v):
         _v_TextBlock(v)
         if type(v) is dict:
             p1 = v.get('text', _MISSING)
             if p1 is not _MISSING:
                 if type(p1) is str and _k5.search(p1) is None: raise Fail
 
-    _tags1 = _FailingDict({'text': _m24, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
-    _tags2 = _FailingDict({'text': _m36, 'image': _v_ImageBlock})
+    _tags1 = _FailingDict({'text': _m25, 'image': _v_ImageBlock, 'thinking': _v_ThinkingBlock, 'tool_use': _v_ToolUseBlock, 'tool_result': _v_ToolResultBlock, 'server_tool_use': _v_ServerToolUseBlock, 'web_search_tool_result': _v_WebSearchToolResultBlock})
+    _tags2 = _FailingDict({'text': _m37, 'image': _v_ImageBlock})
     _tags3 = _FailingDict({'base64': _v_Base64ImageSource, 'url': _v_UrlImageSource})
-    _k26 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
+    _k27 = {'web_search_tool_result_error': _v_WebSearchToolResultError}
     return _v_CreateMessageRequest

@@ -19,40 +19,41 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k6 = frozenset(['custom'])
     _k7 = frozenset(['namespace'])
     _k8 = _pattern('^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$')
-    _k9 = _compile({'x-kimi-typed-properties': True})
+    _k9 = _compile({'x-kimi-mfjs': 'tool-parameters'})
     _k10 = frozenset(['function'])
     _k11 = _compile({'not': {'properties': {'type': {'enum': ['function', 'custom']}}, 'required': ['type'], 'x-kimi-error': "forcing one named tool conflicts with Kimi's always-on thinking; use required or auto", 'x-kimi-service-error': "tool_choice 'specified' is incompatible with thinking enabled"}})
     _k12 = frozenset(['auto', 'custom', 'function', 'none', 'required', 'web_search'])
     _k13 = frozenset(['auto', 'none', 'required'])
-    _k14 = frozenset(['json_schema'])
-    _k15 = frozenset(['text'])
-    _k16 = frozenset(['auto', 'concise', 'detailed'])
-    _k17 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k18 = frozenset(['implicit'])
-    _k19 = frozenset(['1h', '5m'])
-    _k20 = 1
-    _k21 = 1048576
-    _k22 = frozenset(['web_search_call'])
-    _k23 = frozenset(['custom_tool_call_output'])
-    _k24 = frozenset(['auto', 'high', 'low'])
-    _k25 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
-    _k26 = frozenset(['input_image'])
-    _k27 = frozenset(['input_text'])
-    _k28 = frozenset(['custom_tool_call'])
-    _k29 = frozenset(['function_call_output'])
-    _k30 = frozenset(['function_call'])
-    _k31 = frozenset(['reasoning'])
-    _k32 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k34 = frozenset(['summary_text'])
-    _k35 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k37 = frozenset(['reasoning_text'])
-    _k38 = frozenset(['assistant', 'developer', 'system', 'user'])
-    _k39 = frozenset(['message'])
-    _k40 = frozenset(['refusal'])
-    _k41 = frozenset(['output_text'])
-    _k42 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
-    _k44 = frozenset(['url_citation'])
-    _k45 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
+    _k14 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k15 = frozenset(['json_schema'])
+    _k16 = frozenset(['text'])
+    _k17 = frozenset(['auto', 'concise', 'detailed'])
+    _k18 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k19 = frozenset(['implicit'])
+    _k20 = frozenset(['1h', '5m'])
+    _k21 = 1
+    _k22 = 1048576
+    _k23 = frozenset(['web_search_call'])
+    _k24 = frozenset(['custom_tool_call_output'])
+    _k25 = frozenset(['auto', 'high', 'low'])
+    _k26 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
+    _k27 = frozenset(['input_image'])
+    _k28 = frozenset(['input_text'])
+    _k29 = frozenset(['custom_tool_call'])
+    _k30 = frozenset(['function_call_output'])
+    _k31 = frozenset(['function_call'])
+    _k32 = frozenset(['reasoning'])
+    _k33 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k35 = frozenset(['summary_text'])
+    _k36 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k38 = frozenset(['reasoning_text'])
+    _k39 = frozenset(['assistant', 'developer', 'system', 'user'])
+    _k40 = frozenset(['message'])
+    _k41 = frozenset(['refusal'])
+    _k42 = frozenset(['output_text'])
+    _k43 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
+    _k45 = frozenset(['url_citation'])
+    _k46 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
     def _v_CreateResponseRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -243,6 +244,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
             if type(p1) not in (str,): raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k14(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('strict', _MISSING)
         if p1 is not _MISSING:
@@ -250,7 +252,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k14: raise Fail
+            if type(p1) is not str or p1 not in _k15: raise Fail
 
     def _v_TextFormatText(v):
         if type(v) not in (dict,): raise Fail
@@ -258,7 +260,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k15: raise Fail
+            if type(p1) is not str or p1 not in _k16: raise Fail
 
     def _v_StreamFlag(v):
         if type(v) not in (bool,): raise Fail
@@ -271,30 +273,30 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('summary', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k16: raise Fail
+            if type(p1) is not str or p1 not in _k17: raise Fail
 
     def _v_ReasoningConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k17: raise Fail
+        if type(v) is not str or v not in _k18: raise Fail
 
     def _v_PromptCacheOptions(v):
         if type(v) not in (dict,): raise Fail
         p1 = v.get('mode', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k18: raise Fail
+            if type(p1) is not str or p1 not in _k19: raise Fail
         p1 = v.get('ttl', _MISSING)
         if p1 is not _MISSING:
             _v_PromptCacheOptionsTtl(p1)
 
     def _v_PromptCacheOptionsTtl(v):
         pass
-        if type(v) is not str or v not in _k19: raise Fail
+        if type(v) is not str or v not in _k20: raise Fail
 
     def _v_MaxOutputTokens(v):
         if type(v) not in (int,): raise Fail
-        if type(v) in (int, float) and v < _k20: raise Fail
-        if type(v) in (int, float) and v > _k21: raise Fail
+        if type(v) in (int, float) and v < _k21: raise Fail
+        if type(v) in (int, float) and v > _k22: raise Fail
 
     def _v_InputItem(v):
         if type(v) is dict:
@@ -324,7 +326,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k22: raise Fail
+            if type(p1) is not str or p1 not in _k23: raise Fail
 
     def _v_WebSearchAction(v):
         if type(v) not in (dict,): raise Fail
@@ -363,7 +365,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
 
     def _v_ToolOutputPart(v):
         if type(v) is dict:
@@ -378,18 +380,18 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('detail', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k24: raise Fail
+            if type(p1) is not str or p1 not in _k25: raise Fail
         p1 = v.get('file_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('image_url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k25.search(p1) is None: raise Fail
+            if type(p1) is str and _k26.search(p1) is None: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k26: raise Fail
+            if type(p1) is not str or p1 not in _k27: raise Fail
 
     def _v_InputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -400,7 +402,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
 
     def _v_CustomToolCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -423,7 +425,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k28: raise Fail
+            if type(p1) is not str or p1 not in _k29: raise Fail
 
     def _v_FunctionCallOutputItem(v):
         if type(v) not in (dict,): raise Fail
@@ -450,7 +452,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k29: raise Fail
+            if type(p1) is not str or p1 not in _k30: raise Fail
 
     def _v_FunctionCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -476,7 +478,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k30: raise Fail
+            if type(p1) is not str or p1 not in _k31: raise Fail
 
     def _v_ReasoningItem(v):
         if type(v) not in (dict,): raise Fail
@@ -509,15 +511,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k31: raise Fail
+            if type(p1) is not str or p1 not in _k32: raise Fail
 
     def _v_ReasoningSummaryPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k33.get(t1) if type(t1) is str else None
-            if f1 is None: _k32(v, ())
+            f1 = _k34.get(t1) if type(t1) is str else None
+            if f1 is None: _k33(v, ())
             else: f1(v)
-        else: _k32(v, ())
+        else: _k33(v, ())
 
     def _v_SummaryTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -528,15 +530,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k34: raise Fail
+            if type(p1) is not str or p1 not in _k35: raise Fail
 
     def _v_ReasoningContentPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k36.get(t1) if type(t1) is str else None
-            if f1 is None: _k35(v, ())
+            f1 = _k37.get(t1) if type(t1) is str else None
+            if f1 is None: _k36(v, ())
             else: f1(v)
-        else: _k35(v, ())
+        else: _k36(v, ())
 
     def _v_ReasoningTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -547,7 +549,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k37: raise Fail
+            if type(p1) is not str or p1 not in _k38: raise Fail
 
     def _v_InputMessage(v):
         if type(v) not in (dict,): raise Fail
@@ -568,14 +570,14 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k38: raise Fail
+            if type(p1) is not str or p1 not in _k39: raise Fail
         p1 = v.get('status', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k39: raise Fail
+            if type(p1) is not str or p1 not in _k40: raise Fail
 
     def _v_InputContentPart(v):
         if type(v) is dict:
@@ -593,7 +595,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k40: raise Fail
+            if type(p1) is not str or p1 not in _k41: raise Fail
 
     def _v_OutputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -616,15 +618,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k41: raise Fail
+            if type(p1) is not str or p1 not in _k42: raise Fail
 
     def _v_Annotation(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k43.get(t1) if type(t1) is str else None
-            if f1 is None: _k42(v, ())
+            f1 = _k44.get(t1) if type(t1) is str else None
+            if f1 is None: _k43(v, ())
             else: f1(v)
-        else: _k42(v, ())
+        else: _k43(v, ())
 
     def _v_UrlCitationAnnotation(v):
         if type(v) not in (dict,): raise Fail
@@ -641,21 +643,21 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k44: raise Fail
+            if type(p1) is not str or p1 not in _k45: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
 
     def _v_IncludeValue(v):
         pass
-        if type(v) is not str or v not in _k45: raise Fail
+        if type(v) is not str or v not in _k46: raise Fail
 
     _tags1 = _FailingDict({'function': _v_FunctionTool, 'namespace': _v_NamespaceTool, 'custom': _v_ApplyPatchTool, 'web_search': _v_WebSearchTool})
     _tags2 = _FailingDict({'text': _v_TextFormatText, 'json_schema': _v_TextFormatJsonSchema})
     _tags3 = _FailingDict({'message': _v_InputMessage, None: _v_InputMessage, 'reasoning': _v_ReasoningItem, 'function_call': _v_FunctionCallItem, 'function_call_output': _v_FunctionCallOutputItem, 'custom_tool_call': _v_CustomToolCallItem, 'custom_tool_call_output': _v_CustomToolCallOutputItem, 'web_search_call': _v_WebSearchCallItem})
     _tags4 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart})
     _tags5 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart, 'output_text': _v_OutputTextPart, 'refusal': _v_RefusalPart})
-    _k33 = {'summary_text': _v_SummaryTextPart}
-    _k36 = {'reasoning_text': _v_ReasoningTextPart}
-    _k43 = {'url_citation': _v_UrlCitationAnnotation}
+    _k34 = {'summary_text': _v_SummaryTextPart}
+    _k37 = {'reasoning_text': _v_ReasoningTextPart}
+    _k44 = {'url_citation': _v_UrlCitationAnnotation}
     return _v_CreateResponseRequest

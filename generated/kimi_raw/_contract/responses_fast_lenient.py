@@ -23,7 +23,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k10 = frozenset(['namespace'])
     _k11 = frozenset(['description', 'name', 'tools', 'type'])
     _k12 = _pattern('^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$')
-    _k13 = _compile({'x-kimi-typed-properties': True})
+    _k13 = _compile({'x-kimi-mfjs': 'tool-parameters'})
     _k14 = frozenset(['function'])
     _k15 = frozenset(['description', 'name', 'parameters', 'strict', 'type'])
     _k16 = _compile({'not': {'properties': {'type': {'enum': ['function', 'custom']}}, 'required': ['type'], 'x-kimi-error': "forcing one named tool conflicts with Kimi's always-on thinking; use required or auto", 'x-kimi-service-error': "tool_choice 'specified' is incompatible with thinking enabled"}})
@@ -31,60 +31,61 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k18 = frozenset(['name', 'type'])
     _k19 = frozenset(['auto', 'none', 'required'])
     _k20 = frozenset(['format'])
-    _k21 = frozenset(['json_schema'])
-    _k22 = frozenset(['description', 'name', 'schema', 'strict', 'type'])
-    _k23 = frozenset(['text'])
-    _k24 = frozenset(['auto', 'concise', 'detailed'])
-    _k25 = frozenset(['effort', 'summary'])
-    _k26 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k27 = frozenset(['implicit'])
-    _k28 = frozenset(['mode', 'ttl'])
-    _k29 = frozenset(['1h', '5m'])
-    _k30 = 1
-    _k31 = 1048576
-    _k32 = frozenset(['web_search_call'])
-    _k33 = frozenset(['action', 'id', 'results', 'status', 'type'])
-    _k34 = _typos(frozenset(['action', 'id', 'results', 'status', 'type']))
-    _k35 = frozenset(['query', 'sources', 'type'])
-    _k36 = _typos(frozenset(['query', 'sources', 'type']))
-    _k37 = frozenset(['custom_tool_call_output'])
-    _k38 = frozenset(['call_id', 'id', 'output', 'type'])
-    _k39 = frozenset(['auto', 'high', 'low'])
-    _k40 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
-    _k41 = frozenset(['input_image'])
-    _k42 = frozenset(['detail', 'file_id', 'image_url', 'type'])
-    _k43 = frozenset(['input_text'])
-    _k44 = frozenset(['text', 'type'])
-    _k45 = frozenset(['custom_tool_call'])
-    _k46 = frozenset(['call_id', 'id', 'input', 'name', 'status', 'type'])
-    _k47 = _typos(frozenset(['call_id', 'id', 'input', 'name', 'status', 'type']))
-    _k48 = frozenset(['function_call_output'])
-    _k49 = frozenset(['call_id', 'id', 'output', 'status', 'type'])
-    _k50 = frozenset(['function_call'])
-    _k51 = frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type'])
-    _k52 = _typos(frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type']))
-    _k53 = frozenset(['reasoning'])
-    _k54 = frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type'])
-    _k55 = _typos(frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type']))
-    _k56 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k58 = frozenset(['summary_text'])
-    _k59 = _typos(frozenset(['text', 'type']))
-    _k60 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k62 = frozenset(['reasoning_text'])
-    _k63 = frozenset(['assistant', 'developer', 'system', 'user'])
-    _k64 = frozenset(['message'])
-    _k65 = frozenset(['content', 'id', 'role', 'status', 'type'])
-    _k66 = frozenset(['refusal'])
-    _k67 = frozenset(['refusal', 'type'])
-    _k68 = _typos(frozenset(['refusal', 'type']))
-    _k69 = frozenset(['output_text'])
-    _k70 = frozenset(['annotations', 'logprobs', 'text', 'type'])
-    _k71 = _typos(frozenset(['annotations', 'logprobs', 'text', 'type']))
-    _k72 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
-    _k74 = frozenset(['url_citation'])
-    _k75 = frozenset(['end_index', 'start_index', 'title', 'type', 'url'])
-    _k76 = _typos(frozenset(['end_index', 'start_index', 'title', 'type', 'url']))
-    _k77 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
+    _k21 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k22 = frozenset(['json_schema'])
+    _k23 = frozenset(['description', 'name', 'schema', 'strict', 'type'])
+    _k24 = frozenset(['text'])
+    _k25 = frozenset(['auto', 'concise', 'detailed'])
+    _k26 = frozenset(['effort', 'summary'])
+    _k27 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k28 = frozenset(['implicit'])
+    _k29 = frozenset(['mode', 'ttl'])
+    _k30 = frozenset(['1h', '5m'])
+    _k31 = 1
+    _k32 = 1048576
+    _k33 = frozenset(['web_search_call'])
+    _k34 = frozenset(['action', 'id', 'results', 'status', 'type'])
+    _k35 = _typos(frozenset(['action', 'id', 'results', 'status', 'type']))
+    _k36 = frozenset(['query', 'sources', 'type'])
+    _k37 = _typos(frozenset(['query', 'sources', 'type']))
+    _k38 = frozenset(['custom_tool_call_output'])
+    _k39 = frozenset(['call_id', 'id', 'output', 'type'])
+    _k40 = frozenset(['auto', 'high', 'low'])
+    _k41 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
+    _k42 = frozenset(['input_image'])
+    _k43 = frozenset(['detail', 'file_id', 'image_url', 'type'])
+    _k44 = frozenset(['input_text'])
+    _k45 = frozenset(['text', 'type'])
+    _k46 = frozenset(['custom_tool_call'])
+    _k47 = frozenset(['call_id', 'id', 'input', 'name', 'status', 'type'])
+    _k48 = _typos(frozenset(['call_id', 'id', 'input', 'name', 'status', 'type']))
+    _k49 = frozenset(['function_call_output'])
+    _k50 = frozenset(['call_id', 'id', 'output', 'status', 'type'])
+    _k51 = frozenset(['function_call'])
+    _k52 = frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type'])
+    _k53 = _typos(frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type']))
+    _k54 = frozenset(['reasoning'])
+    _k55 = frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type'])
+    _k56 = _typos(frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type']))
+    _k57 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k59 = frozenset(['summary_text'])
+    _k60 = _typos(frozenset(['text', 'type']))
+    _k61 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k63 = frozenset(['reasoning_text'])
+    _k64 = frozenset(['assistant', 'developer', 'system', 'user'])
+    _k65 = frozenset(['message'])
+    _k66 = frozenset(['content', 'id', 'role', 'status', 'type'])
+    _k67 = frozenset(['refusal'])
+    _k68 = frozenset(['refusal', 'type'])
+    _k69 = _typos(frozenset(['refusal', 'type']))
+    _k70 = frozenset(['output_text'])
+    _k71 = frozenset(['annotations', 'logprobs', 'text', 'type'])
+    _k72 = _typos(frozenset(['annotations', 'logprobs', 'text', 'type']))
+    _k73 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
+    _k75 = frozenset(['url_citation'])
+    _k76 = frozenset(['end_index', 'start_index', 'title', 'type', 'url'])
+    _k77 = _typos(frozenset(['end_index', 'start_index', 'title', 'type', 'url']))
+    _k78 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
     def _v_CreateResponseRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -282,6 +283,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
             if type(p1) not in (str,): raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k21(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('strict', _MISSING)
         if p1 is not _MISSING:
@@ -289,8 +291,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k21: raise Fail
-        if not v.keys() <= _k22: raise Fail
+            if type(p1) is not str or p1 not in _k22: raise Fail
+        if not v.keys() <= _k23: raise Fail
 
     def _v_TextFormatText(v):
         if type(v) not in (dict,): raise Fail
@@ -298,7 +300,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
         if not v.keys() <= _k5: raise Fail
 
     def _v_StreamFlag(v):
@@ -312,32 +314,32 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('summary', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k24: raise Fail
-        if not v.keys() <= _k25: raise Fail
+            if type(p1) is not str or p1 not in _k25: raise Fail
+        if not v.keys() <= _k26: raise Fail
 
     def _v_ReasoningConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k26: raise Fail
+        if type(v) is not str or v not in _k27: raise Fail
 
     def _v_PromptCacheOptions(v):
         if type(v) not in (dict,): raise Fail
         p1 = v.get('mode', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
         p1 = v.get('ttl', _MISSING)
         if p1 is not _MISSING:
             _v_PromptCacheOptionsTtl(p1)
-        if not v.keys() <= _k28: raise Fail
+        if not v.keys() <= _k29: raise Fail
 
     def _v_PromptCacheOptionsTtl(v):
         pass
-        if type(v) is not str or v not in _k29: raise Fail
+        if type(v) is not str or v not in _k30: raise Fail
 
     def _v_MaxOutputTokens(v):
         if type(v) not in (int,): raise Fail
-        if type(v) in (int, float) and v < _k30: raise Fail
-        if type(v) in (int, float) and v > _k31: raise Fail
+        if type(v) in (int, float) and v < _k31: raise Fail
+        if type(v) in (int, float) and v > _k32: raise Fail
 
     def _v_InputItem(v):
         if type(v) is dict:
@@ -367,8 +369,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k32: raise Fail
-        if not v.keys() <= _k33: _k34(v, ())
+            if type(p1) is not str or p1 not in _k33: raise Fail
+        if not v.keys() <= _k34: _k35(v, ())
 
     def _v_WebSearchAction(v):
         if type(v) not in (dict,): raise Fail
@@ -384,7 +386,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k35: _k36(v, ())
+        if not v.keys() <= _k36: _k37(v, ())
 
     def _v_CustomToolCallOutputItem(v):
         if type(v) not in (dict,): raise Fail
@@ -408,8 +410,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k37: raise Fail
-        if not v.keys() <= _k38: raise Fail
+            if type(p1) is not str or p1 not in _k38: raise Fail
+        if not v.keys() <= _k39: raise Fail
 
     def _v_ToolOutputPart(v):
         if type(v) is dict:
@@ -424,19 +426,19 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('detail', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k39: raise Fail
+            if type(p1) is not str or p1 not in _k40: raise Fail
         p1 = v.get('file_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('image_url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k40.search(p1) is None: raise Fail
+            if type(p1) is str and _k41.search(p1) is None: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k41: raise Fail
-        if not v.keys() <= _k42: raise Fail
+            if type(p1) is not str or p1 not in _k42: raise Fail
+        if not v.keys() <= _k43: raise Fail
 
     def _v_InputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -447,8 +449,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k43: raise Fail
-        if not v.keys() <= _k44: raise Fail
+            if type(p1) is not str or p1 not in _k44: raise Fail
+        if not v.keys() <= _k45: raise Fail
 
     def _v_CustomToolCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -471,8 +473,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k45: raise Fail
-        if not v.keys() <= _k46: _k47(v, ())
+            if type(p1) is not str or p1 not in _k46: raise Fail
+        if not v.keys() <= _k47: _k48(v, ())
 
     def _v_FunctionCallOutputItem(v):
         if type(v) not in (dict,): raise Fail
@@ -499,8 +501,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k48: raise Fail
-        if not v.keys() <= _k49: raise Fail
+            if type(p1) is not str or p1 not in _k49: raise Fail
+        if not v.keys() <= _k50: raise Fail
 
     def _v_FunctionCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -526,8 +528,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k50: raise Fail
-        if not v.keys() <= _k51: _k52(v, ())
+            if type(p1) is not str or p1 not in _k51: raise Fail
+        if not v.keys() <= _k52: _k53(v, ())
 
     def _v_ReasoningItem(v):
         if type(v) not in (dict,): raise Fail
@@ -560,16 +562,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k53: raise Fail
-        if not v.keys() <= _k54: _k55(v, ())
+            if type(p1) is not str or p1 not in _k54: raise Fail
+        if not v.keys() <= _k55: _k56(v, ())
 
     def _v_ReasoningSummaryPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k57.get(t1) if type(t1) is str else None
-            if f1 is None: _k56(v, ())
+            f1 = _k58.get(t1) if type(t1) is str else None
+            if f1 is None: _k57(v, ())
             else: f1(v)
-        else: _k56(v, ())
+        else: _k57(v, ())
 
     def _v_SummaryTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -580,16 +582,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k58: raise Fail
-        if not v.keys() <= _k44: _k59(v, ())
+            if type(p1) is not str or p1 not in _k59: raise Fail
+        if not v.keys() <= _k45: _k60(v, ())
 
     def _v_ReasoningContentPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k61.get(t1) if type(t1) is str else None
-            if f1 is None: _k60(v, ())
+            f1 = _k62.get(t1) if type(t1) is str else None
+            if f1 is None: _k61(v, ())
             else: f1(v)
-        else: _k60(v, ())
+        else: _k61(v, ())
 
     def _v_ReasoningTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -600,8 +602,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k62: raise Fail
-        if not v.keys() <= _k44: _k59(v, ())
+            if type(p1) is not str or p1 not in _k63: raise Fail
+        if not v.keys() <= _k45: _k60(v, ())
 
     def _v_InputMessage(v):
         if type(v) not in (dict,): raise Fail
@@ -622,15 +624,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k63: raise Fail
+            if type(p1) is not str or p1 not in _k64: raise Fail
         p1 = v.get('status', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k64: raise Fail
-        if not v.keys() <= _k65: raise Fail
+            if type(p1) is not str or p1 not in _k65: raise Fail
+        if not v.keys() <= _k66: raise Fail
 
     def _v_InputContentPart(v):
         if type(v) is dict:
@@ -648,8 +650,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k66: raise Fail
-        if not v.keys() <= _k67: _k68(v, ())
+            if type(p1) is not str or p1 not in _k67: raise Fail
+        if not v.keys() <= _k68: _k69(v, ())
 
     def _v_OutputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -672,16 +674,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k69: raise Fail
-        if not v.keys() <= _k70: _k71(v, ())
+            if type(p1) is not str or p1 not in _k70: raise Fail
+        if not v.keys() <= _k71: _k72(v, ())
 
     def _v_Annotation(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k73.get(t1) if type(t1) is str else None
-            if f1 is None: _k72(v, ())
+            f1 = _k74.get(t1) if type(t1) is str else None
+            if f1 is None: _k73(v, ())
             else: f1(v)
-        else: _k72(v, ())
+        else: _k73(v, ())
 
     def _v_UrlCitationAnnotation(v):
         if type(v) not in (dict,): raise Fail
@@ -698,22 +700,22 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k74: raise Fail
+            if type(p1) is not str or p1 not in _k75: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k75: _k76(v, ())
+        if not v.keys() <= _k76: _k77(v, ())
 
     def _v_IncludeValue(v):
         pass
-        if type(v) is not str or v not in _k77: raise Fail
+        if type(v) is not str or v not in _k78: raise Fail
 
     _tags1 = _FailingDict({'function': _v_FunctionTool, 'namespace': _v_NamespaceTool, 'custom': _v_ApplyPatchTool, 'web_search': _v_WebSearchTool})
     _tags2 = _FailingDict({'text': _v_TextFormatText, 'json_schema': _v_TextFormatJsonSchema})
     _tags3 = _FailingDict({'message': _v_InputMessage, None: _v_InputMessage, 'reasoning': _v_ReasoningItem, 'function_call': _v_FunctionCallItem, 'function_call_output': _v_FunctionCallOutputItem, 'custom_tool_call': _v_CustomToolCallItem, 'custom_tool_call_output': _v_CustomToolCallOutputItem, 'web_search_call': _v_WebSearchCallItem})
     _tags4 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart})
     _tags5 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart, 'output_text': _v_OutputTextPart, 'refusal': _v_RefusalPart})
-    _k57 = {'summary_text': _v_SummaryTextPart}
-    _k61 = {'reasoning_text': _v_ReasoningTextPart}
-    _k73 = {'url_citation': _v_UrlCitationAnnotation}
+    _k58 = {'summary_text': _v_SummaryTextPart}
+    _k62 = {'reasoning_text': _v_ReasoningTextPart}
+    _k74 = {'url_citation': _v_UrlCitationAnnotation}
     return _v_CreateResponseRequest

@@ -23,7 +23,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k10 = frozenset(['namespace'])
     _k11 = frozenset(['description', 'name', 'tools', 'type'])
     _k12 = _pattern('^[a-zA-Z_][a-zA-Z0-9-_]{0,127}$')
-    _k13 = _compile({'x-kimi-typed-properties': True})
+    _k13 = _compile({'x-kimi-mfjs': 'tool-parameters'})
     _k14 = frozenset(['function'])
     _k15 = frozenset(['description', 'name', 'parameters', 'strict', 'type'])
     _k16 = _compile({'not': {'properties': {'type': {'enum': ['function', 'custom']}}, 'required': ['type'], 'x-kimi-error': "forcing one named tool conflicts with Kimi's always-on thinking; use required or auto", 'x-kimi-service-error': "tool_choice 'specified' is incompatible with thinking enabled"}})
@@ -31,51 +31,52 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
     _k18 = frozenset(['name', 'type'])
     _k19 = frozenset(['auto', 'none', 'required'])
     _k20 = frozenset(['format'])
-    _k21 = frozenset(['json_schema'])
-    _k22 = frozenset(['description', 'name', 'schema', 'strict', 'type'])
-    _k23 = frozenset(['text'])
-    _k24 = frozenset(['auto', 'concise', 'detailed'])
-    _k25 = frozenset(['effort', 'summary'])
-    _k26 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
-    _k27 = frozenset(['implicit'])
-    _k28 = frozenset(['mode', 'ttl'])
-    _k29 = frozenset(['1h', '5m'])
-    _k30 = 1
-    _k31 = 1048576
-    _k32 = frozenset(['web_search_call'])
-    _k33 = frozenset(['action', 'id', 'results', 'status', 'type'])
-    _k34 = frozenset(['query', 'sources', 'type'])
-    _k35 = frozenset(['custom_tool_call_output'])
-    _k36 = frozenset(['call_id', 'id', 'output', 'type'])
-    _k37 = frozenset(['auto', 'high', 'low'])
-    _k38 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
-    _k39 = frozenset(['input_image'])
-    _k40 = frozenset(['detail', 'file_id', 'image_url', 'type'])
-    _k41 = frozenset(['input_text'])
-    _k42 = frozenset(['text', 'type'])
-    _k43 = frozenset(['custom_tool_call'])
-    _k44 = frozenset(['call_id', 'id', 'input', 'name', 'status', 'type'])
-    _k45 = frozenset(['function_call_output'])
-    _k46 = frozenset(['call_id', 'id', 'output', 'status', 'type'])
-    _k47 = frozenset(['function_call'])
-    _k48 = frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type'])
-    _k49 = frozenset(['reasoning'])
-    _k50 = frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type'])
-    _k51 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k53 = frozenset(['summary_text'])
-    _k54 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
-    _k56 = frozenset(['reasoning_text'])
-    _k57 = frozenset(['assistant', 'developer', 'system', 'user'])
-    _k58 = frozenset(['message'])
-    _k59 = frozenset(['content', 'id', 'role', 'status', 'type'])
-    _k60 = frozenset(['refusal'])
-    _k61 = frozenset(['refusal', 'type'])
-    _k62 = frozenset(['output_text'])
-    _k63 = frozenset(['annotations', 'logprobs', 'text', 'type'])
-    _k64 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
-    _k66 = frozenset(['url_citation'])
-    _k67 = frozenset(['end_index', 'start_index', 'title', 'type', 'url'])
-    _k68 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
+    _k21 = _compile({'x-kimi-mfjs': 'output-schema'})
+    _k22 = frozenset(['json_schema'])
+    _k23 = frozenset(['description', 'name', 'schema', 'strict', 'type'])
+    _k24 = frozenset(['text'])
+    _k25 = frozenset(['auto', 'concise', 'detailed'])
+    _k26 = frozenset(['effort', 'summary'])
+    _k27 = frozenset(['high', 'low', 'max', 'medium', 'minimal', 'none', 'xhigh'])
+    _k28 = frozenset(['implicit'])
+    _k29 = frozenset(['mode', 'ttl'])
+    _k30 = frozenset(['1h', '5m'])
+    _k31 = 1
+    _k32 = 1048576
+    _k33 = frozenset(['web_search_call'])
+    _k34 = frozenset(['action', 'id', 'results', 'status', 'type'])
+    _k35 = frozenset(['query', 'sources', 'type'])
+    _k36 = frozenset(['custom_tool_call_output'])
+    _k37 = frozenset(['call_id', 'id', 'output', 'type'])
+    _k38 = frozenset(['auto', 'high', 'low'])
+    _k39 = _pattern('^(data:image/(jpeg|png|gif|webp|bmp|heic|heif);base64,|ms://)')
+    _k40 = frozenset(['input_image'])
+    _k41 = frozenset(['detail', 'file_id', 'image_url', 'type'])
+    _k42 = frozenset(['input_text'])
+    _k43 = frozenset(['text', 'type'])
+    _k44 = frozenset(['custom_tool_call'])
+    _k45 = frozenset(['call_id', 'id', 'input', 'name', 'status', 'type'])
+    _k46 = frozenset(['function_call_output'])
+    _k47 = frozenset(['call_id', 'id', 'output', 'status', 'type'])
+    _k48 = frozenset(['function_call'])
+    _k49 = frozenset(['arguments', 'call_id', 'id', 'name', 'namespace', 'status', 'type'])
+    _k50 = frozenset(['reasoning'])
+    _k51 = frozenset(['content', 'encrypted_content', 'id', 'status', 'summary', 'type'])
+    _k52 = _compile({'anyOf': [{'$ref': '#/$defs/SummaryTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k54 = frozenset(['summary_text'])
+    _k55 = _compile({'anyOf': [{'$ref': '#/$defs/ReasoningTextPart'}, {'$ref': '#/$defs/UnknownPart'}]})
+    _k57 = frozenset(['reasoning_text'])
+    _k58 = frozenset(['assistant', 'developer', 'system', 'user'])
+    _k59 = frozenset(['message'])
+    _k60 = frozenset(['content', 'id', 'role', 'status', 'type'])
+    _k61 = frozenset(['refusal'])
+    _k62 = frozenset(['refusal', 'type'])
+    _k63 = frozenset(['output_text'])
+    _k64 = frozenset(['annotations', 'logprobs', 'text', 'type'])
+    _k65 = _compile({'anyOf': [{'$ref': '#/$defs/UrlCitationAnnotation'}, {'$ref': '#/$defs/UnknownAnnotation'}]})
+    _k67 = frozenset(['url_citation'])
+    _k68 = frozenset(['end_index', 'start_index', 'title', 'type', 'url'])
+    _k69 = frozenset(['web_search_call.action.sources', 'web_search_call.results'])
     def _v_CreateResponseRequest(v):
         if type(v) is dict and 'tool_choice' in v: _k1(v, ())
         if type(v) not in (dict,): raise Fail
@@ -273,6 +274,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
             if type(p1) not in (str,): raise Fail
         p1 = v.get('schema', _MISSING)
         if p1 is not _MISSING:
+            _k21(p1, ())
             if type(p1) not in (dict,): raise Fail
         p1 = v.get('strict', _MISSING)
         if p1 is not _MISSING:
@@ -280,8 +282,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k21: raise Fail
-        if not v.keys() <= _k22: raise Fail
+            if type(p1) is not str or p1 not in _k22: raise Fail
+        if not v.keys() <= _k23: raise Fail
 
     def _v_TextFormatText(v):
         if type(v) not in (dict,): raise Fail
@@ -289,7 +291,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k23: raise Fail
+            if type(p1) is not str or p1 not in _k24: raise Fail
         if not v.keys() <= _k5: raise Fail
 
     def _v_StreamFlag(v):
@@ -303,32 +305,32 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('summary', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k24: raise Fail
-        if not v.keys() <= _k25: raise Fail
+            if type(p1) is not str or p1 not in _k25: raise Fail
+        if not v.keys() <= _k26: raise Fail
 
     def _v_ReasoningConfigEffort(v):
         pass
-        if type(v) is not str or v not in _k26: raise Fail
+        if type(v) is not str or v not in _k27: raise Fail
 
     def _v_PromptCacheOptions(v):
         if type(v) not in (dict,): raise Fail
         p1 = v.get('mode', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k27: raise Fail
+            if type(p1) is not str or p1 not in _k28: raise Fail
         p1 = v.get('ttl', _MISSING)
         if p1 is not _MISSING:
             _v_PromptCacheOptionsTtl(p1)
-        if not v.keys() <= _k28: raise Fail
+        if not v.keys() <= _k29: raise Fail
 
     def _v_PromptCacheOptionsTtl(v):
         pass
-        if type(v) is not str or v not in _k29: raise Fail
+        if type(v) is not str or v not in _k30: raise Fail
 
     def _v_MaxOutputTokens(v):
         if type(v) not in (int,): raise Fail
-        if type(v) in (int, float) and v < _k30: raise Fail
-        if type(v) in (int, float) and v > _k31: raise Fail
+        if type(v) in (int, float) and v < _k31: raise Fail
+        if type(v) in (int, float) and v > _k32: raise Fail
 
     def _v_InputItem(v):
         if type(v) is dict:
@@ -358,8 +360,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k32: raise Fail
-        if not v.keys() <= _k33: raise Fail
+            if type(p1) is not str or p1 not in _k33: raise Fail
+        if not v.keys() <= _k34: raise Fail
 
     def _v_WebSearchAction(v):
         if type(v) not in (dict,): raise Fail
@@ -375,7 +377,7 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k34: raise Fail
+        if not v.keys() <= _k35: raise Fail
 
     def _v_CustomToolCallOutputItem(v):
         if type(v) not in (dict,): raise Fail
@@ -399,8 +401,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k35: raise Fail
-        if not v.keys() <= _k36: raise Fail
+            if type(p1) is not str or p1 not in _k36: raise Fail
+        if not v.keys() <= _k37: raise Fail
 
     def _v_ToolOutputPart(v):
         if type(v) is dict:
@@ -415,19 +417,19 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('detail', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k37: raise Fail
+            if type(p1) is not str or p1 not in _k38: raise Fail
         p1 = v.get('file_id', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('image_url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-            if type(p1) is str and _k38.search(p1) is None: raise Fail
+            if type(p1) is str and _k39.search(p1) is None: raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k39: raise Fail
-        if not v.keys() <= _k40: raise Fail
+            if type(p1) is not str or p1 not in _k40: raise Fail
+        if not v.keys() <= _k41: raise Fail
 
     def _v_InputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -438,8 +440,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k41: raise Fail
-        if not v.keys() <= _k42: raise Fail
+            if type(p1) is not str or p1 not in _k42: raise Fail
+        if not v.keys() <= _k43: raise Fail
 
     def _v_CustomToolCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -462,8 +464,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k43: raise Fail
-        if not v.keys() <= _k44: raise Fail
+            if type(p1) is not str or p1 not in _k44: raise Fail
+        if not v.keys() <= _k45: raise Fail
 
     def _v_FunctionCallOutputItem(v):
         if type(v) not in (dict,): raise Fail
@@ -490,8 +492,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k45: raise Fail
-        if not v.keys() <= _k46: raise Fail
+            if type(p1) is not str or p1 not in _k46: raise Fail
+        if not v.keys() <= _k47: raise Fail
 
     def _v_FunctionCallItem(v):
         if type(v) not in (dict,): raise Fail
@@ -517,8 +519,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k47: raise Fail
-        if not v.keys() <= _k48: raise Fail
+            if type(p1) is not str or p1 not in _k48: raise Fail
+        if not v.keys() <= _k49: raise Fail
 
     def _v_ReasoningItem(v):
         if type(v) not in (dict,): raise Fail
@@ -551,16 +553,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k49: raise Fail
-        if not v.keys() <= _k50: raise Fail
+            if type(p1) is not str or p1 not in _k50: raise Fail
+        if not v.keys() <= _k51: raise Fail
 
     def _v_ReasoningSummaryPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k52.get(t1) if type(t1) is str else None
-            if f1 is None: _k51(v, ())
+            f1 = _k53.get(t1) if type(t1) is str else None
+            if f1 is None: _k52(v, ())
             else: f1(v)
-        else: _k51(v, ())
+        else: _k52(v, ())
 
     def _v_SummaryTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -571,16 +573,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k53: raise Fail
-        if not v.keys() <= _k42: raise Fail
+            if type(p1) is not str or p1 not in _k54: raise Fail
+        if not v.keys() <= _k43: raise Fail
 
     def _v_ReasoningContentPart(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k55.get(t1) if type(t1) is str else None
-            if f1 is None: _k54(v, ())
+            f1 = _k56.get(t1) if type(t1) is str else None
+            if f1 is None: _k55(v, ())
             else: f1(v)
-        else: _k54(v, ())
+        else: _k55(v, ())
 
     def _v_ReasoningTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -591,8 +593,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k56: raise Fail
-        if not v.keys() <= _k42: raise Fail
+            if type(p1) is not str or p1 not in _k57: raise Fail
+        if not v.keys() <= _k43: raise Fail
 
     def _v_InputMessage(v):
         if type(v) not in (dict,): raise Fail
@@ -613,15 +615,15 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('role', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k57: raise Fail
+            if type(p1) is not str or p1 not in _k58: raise Fail
         p1 = v.get('status', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k58: raise Fail
-        if not v.keys() <= _k59: raise Fail
+            if type(p1) is not str or p1 not in _k59: raise Fail
+        if not v.keys() <= _k60: raise Fail
 
     def _v_InputContentPart(v):
         if type(v) is dict:
@@ -639,8 +641,8 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k60: raise Fail
-        if not v.keys() <= _k61: raise Fail
+            if type(p1) is not str or p1 not in _k61: raise Fail
+        if not v.keys() <= _k62: raise Fail
 
     def _v_OutputTextPart(v):
         if type(v) not in (dict,): raise Fail
@@ -663,16 +665,16 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k62: raise Fail
-        if not v.keys() <= _k63: raise Fail
+            if type(p1) is not str or p1 not in _k63: raise Fail
+        if not v.keys() <= _k64: raise Fail
 
     def _v_Annotation(v):
         if type(v) is dict:
             t1 = v.get('type')
-            f1 = _k65.get(t1) if type(t1) is str else None
-            if f1 is None: _k64(v, ())
+            f1 = _k66.get(t1) if type(t1) is str else None
+            if f1 is None: _k65(v, ())
             else: f1(v)
-        else: _k64(v, ())
+        else: _k65(v, ())
 
     def _v_UrlCitationAnnotation(v):
         if type(v) not in (dict,): raise Fail
@@ -689,22 +691,22 @@ def build(_compile, Fail, _has_surrogate, _MISSING, _FailingDict, _pattern, _typ
         p1 = v.get('type', _MISSING)
         if p1 is not _MISSING:
             pass
-            if type(p1) is not str or p1 not in _k66: raise Fail
+            if type(p1) is not str or p1 not in _k67: raise Fail
         p1 = v.get('url', _MISSING)
         if p1 is not _MISSING:
             if type(p1) not in (str,): raise Fail
-        if not v.keys() <= _k67: raise Fail
+        if not v.keys() <= _k68: raise Fail
 
     def _v_IncludeValue(v):
         pass
-        if type(v) is not str or v not in _k68: raise Fail
+        if type(v) is not str or v not in _k69: raise Fail
 
     _tags1 = _FailingDict({'function': _v_FunctionTool, 'namespace': _v_NamespaceTool, 'custom': _v_ApplyPatchTool, 'web_search': _v_WebSearchTool})
     _tags2 = _FailingDict({'text': _v_TextFormatText, 'json_schema': _v_TextFormatJsonSchema})
     _tags3 = _FailingDict({'message': _v_InputMessage, None: _v_InputMessage, 'reasoning': _v_ReasoningItem, 'function_call': _v_FunctionCallItem, 'function_call_output': _v_FunctionCallOutputItem, 'custom_tool_call': _v_CustomToolCallItem, 'custom_tool_call_output': _v_CustomToolCallOutputItem, 'web_search_call': _v_WebSearchCallItem})
     _tags4 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart})
     _tags5 = _FailingDict({'input_text': _v_InputTextPart, 'input_image': _v_InputImagePart, 'output_text': _v_OutputTextPart, 'refusal': _v_RefusalPart})
-    _k52 = {'summary_text': _v_SummaryTextPart}
-    _k55 = {'reasoning_text': _v_ReasoningTextPart}
-    _k65 = {'url_citation': _v_UrlCitationAnnotation}
+    _k53 = {'summary_text': _v_SummaryTextPart}
+    _k56 = {'reasoning_text': _v_ReasoningTextPart}
+    _k66 = {'url_citation': _v_UrlCitationAnnotation}
     return _v_CreateResponseRequest

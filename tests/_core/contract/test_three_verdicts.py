@@ -11,7 +11,7 @@ The bodies come from two sources, each with its own properties below:
   accepts, so all three must let them through.
 
 What may differ, by design: rules no JSON Schema can state (``x-kimi-*``: UTF-8 byte
-limits, unique tool names, model rules, typed tool properties, JSON mode's prompt,
+limits, unique tool names, model rules, Moonshot's schema rules, JSON mode's prompt,
 partial mode on the last message) and integers written as floats (``1.0``) are refused by
 the client and the stand-in only; the stand-in alone answers 404 for a model the spec does
 not list and checks the replayed history (tool-call pairing, reasoning on tool-call turns,
@@ -53,7 +53,7 @@ SETTINGS = settings(
 # The client refuses an unknown key inside an object the user wrote (its own policy).
 UNKNOWN_KEY = "is not a field of this object"
 EXTENSION_RULES = (
-    "UTF-8 bytes", "must be unique", "type is not defined", "accepts only effort",
+    "UTF-8 bytes", "must be unique", "is not a valid moonshot flavored json schema", "accepts only effort",
     "is supported only by", "JSON mode", "asks for JSON", "final assistant", "partial mode",
     "request body may be at most", "a tool output needs its call", UNKNOWN_KEY,
 )  # fmt: skip

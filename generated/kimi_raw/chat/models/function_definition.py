@@ -22,9 +22,9 @@ class FunctionDefinition:
         name (str): Function name (letter or underscore first, then up to 127 letters, digits, `-` or `_`); must be
             unique.
         description (str | Unset): What the function does and when to call it.
-        parameters (FunctionDefinitionParameters | Unset): JSON Schema of the arguments object. Give every property a
-            `type` (an `enum`
-            without a `type` is rejected).
+        parameters (FunctionDefinitionParameters | Unset): JSON Schema of the arguments object, in Moonshot Flavored
+            JSON Schema (an
+            `enum` without a `type`, `type` beside `anyOf`, `items: false` ... are refused).
         strict (bool | Unset): Enforce the given JSON Schema strictly (default true).
     """
 

@@ -11,8 +11,8 @@ T = TypeVar("T", bound="FunctionDefinitionParameters")
 
 @_attrs_define
 class FunctionDefinitionParameters:
-    """JSON Schema of the arguments object. Give every property a `type` (an `enum`
-    without a `type` is rejected).
+    """JSON Schema of the arguments object, in Moonshot Flavored JSON Schema (an
+    `enum` without a `type`, `type` beside `anyOf`, `items: false` ... are refused).
 
     """
 

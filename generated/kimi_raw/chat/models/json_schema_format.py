@@ -22,7 +22,7 @@ class JsonSchemaFormat:
 
         Attributes:
             name (str): Name of the output format.
-            schema (JsonSchemaFormatSchema): The JSON Schema object.
+            schema (JsonSchemaFormatSchema): The JSON Schema object, in Moonshot Flavored JSON Schema.
             description (str | Unset): What the output is for; helps the model fill it in.
             strict (bool | Unset): Enforce the given JSON Schema strictly (default true).
     """

@@ -11,7 +11,7 @@ T = TypeVar("T", bound="JsonSchemaFormatSchema")
 
 @_attrs_define
 class JsonSchemaFormatSchema:
-    """The JSON Schema object."""
+    """The JSON Schema object, in Moonshot Flavored JSON Schema."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -21,7 +21,7 @@ class CustomTool:
 
     Attributes:
         name (str): Function name the model uses in tool_use blocks.
-        input_schema (CustomToolInputSchema): JSON Schema of the tool's input object.
+        input_schema (CustomToolInputSchema): JSON Schema of the tool's input object, in Moonshot Flavored JSON Schema.
         description (str | Unset): What the tool does and when to use it; guides the model's choice.
     """
 

@@ -11,7 +11,7 @@ T = TypeVar("T", bound="CustomToolInputSchema")
 
 @_attrs_define
 class CustomToolInputSchema:
-    """JSON Schema of the tool's input object."""
+    """JSON Schema of the tool's input object, in Moonshot Flavored JSON Schema."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

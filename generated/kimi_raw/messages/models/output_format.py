@@ -26,7 +26,7 @@ class OutputFormat:
 
     Attributes:
         type_ (Literal['json_schema']):  Default: 'json_schema'.
-        schema (OutputFormatSchema): The JSON Schema the answer must satisfy.
+        schema (OutputFormatSchema): The JSON Schema the answer must satisfy, in Moonshot Flavored JSON Schema.
     """
 
     schema: OutputFormatSchema

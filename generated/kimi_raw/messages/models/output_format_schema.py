@@ -11,7 +11,7 @@ T = TypeVar("T", bound="OutputFormatSchema")
 
 @_attrs_define
 class OutputFormatSchema:
-    """The JSON Schema the answer must satisfy."""
+    """The JSON Schema the answer must satisfy, in Moonshot Flavored JSON Schema."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

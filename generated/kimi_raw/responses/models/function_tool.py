@@ -29,7 +29,8 @@ class FunctionTool:
         type_ (Literal['function']):  Default: 'function'.
         name (str): Function name (letters, digits, `_` and `-`).
         description (str | Unset):
-        parameters (FunctionToolParameters | Unset): JSON Schema of the arguments object.
+        parameters (FunctionToolParameters | Unset): JSON Schema of the arguments object, in Moonshot Flavored JSON
+            Schema.
         strict (bool | Unset): Whether arguments must match the schema exactly.
     """
 

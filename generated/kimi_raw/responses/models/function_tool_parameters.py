@@ -11,7 +11,7 @@ T = TypeVar("T", bound="FunctionToolParameters")
 
 @_attrs_define
 class FunctionToolParameters:
-    """JSON Schema of the arguments object."""
+    """JSON Schema of the arguments object, in Moonshot Flavored JSON Schema."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

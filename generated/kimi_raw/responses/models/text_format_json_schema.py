@@ -28,7 +28,7 @@ class TextFormatJsonSchema:
 
     Attributes:
         type_ (Literal['json_schema']):  Default: 'json_schema'.
-        schema (TextFormatJsonSchemaSchema): The JSON Schema the output must match.
+        schema (TextFormatJsonSchemaSchema): The JSON Schema the output must match, in Moonshot Flavored JSON Schema.
         name (str | Unset): Optional name of the output format.
         description (str | Unset):
         strict (bool | Unset): Whether the schema is enforced strictly.

@@ -11,7 +11,7 @@ T = TypeVar("T", bound="TextFormatJsonSchemaSchema")
 
 @_attrs_define
 class TextFormatJsonSchemaSchema:
-    """The JSON Schema the output must match."""
+    """The JSON Schema the output must match, in Moonshot Flavored JSON Schema."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
