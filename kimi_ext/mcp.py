@@ -239,26 +239,20 @@ async def _listing(session: Any) -> list[dict[str, Any]]:
 
 
 def _normalized(schema: Any) -> dict[str, Any]:
-    """The input schema as sent: ``kimi_ext.normalize_schema``'s output (issue 31's
-    normalizer), which raises SchemaRejectedError (a ValueError with ``.issues``) for a
-    schema that cannot be made valid. Until that function exists the schema is sent as the
-    server gave it (``tool()`` still refuses one that is not a valid JSON Schema)."""
-    import kimi_ext
+    """The input schema as sent: rewritten losslessly into the form Moonshot's schema rules
+    accept (:func:`kimi_ext.schemas.normalize_schema`); SchemaRejectedError (a ValueError
+    with ``.issues``) for one that has no such form."""
+    from kimi_ext.schemas import normalize_schema
 
     if not isinstance(schema, Mapping):
         raise ToolDefinitionError(f"its inputSchema is {type(schema).__name__}, not an object")
-    # When the normalizer is on main this is: from kimi_ext import normalize_schema.
-    normalize = getattr(kimi_ext, "normalize_schema", None)
-    if normalize is None:
-        return dict(schema)
-    normalized: dict[str, Any] = normalize(schema, role="tool-parameters").schema
-    return normalized
+    return normalize_schema(schema, role="tool-parameters").schema
 
 
 def _why(exc: Exception) -> str:
     issues = getattr(exc, "issues", None)
     if isinstance(issues, Sequence) and not isinstance(issues, str) and issues:
-        return "; ".join(str(issue) for issue in issues)
+        return "; ".join(str(getattr(issue, "message", issue)) for issue in issues)
     return str(exc)
 
 

@@ -44,13 +44,18 @@ class Structured(Generic[T]):
 
 
 def resolve_schema(schema: Any) -> dict[str, Any]:
-    """A JSON Schema dict from a dict, dataclass, TypedDict or pydantic type."""
+    """A JSON Schema dict from a dict (as given), or from a dataclass, TypedDict or pydantic
+    type (in the form Moonshot's schema rules accept: a lossless rewrite of what the type
+    gives, see kimi_ext.schemas)."""
     if isinstance(schema, dict):
         return schema
     try:
-        return schema_from_type(schema)
+        derived = schema_from_type(schema)
     except TypeError as exc:
         raise RequestValidationError("schema", schema, str(exc)) from None
+    from kimi_ext._core.contract import mfjs
+
+    return mfjs.normalize(derived, "output-schema")[0]
 
 
 def schema_problem(schema: dict[str, Any], cls: type[Validator] | None = None) -> str | None:

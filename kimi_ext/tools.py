@@ -53,7 +53,7 @@ from kimi_ext._type_schema import (
     schema_from_type,
     uses_pydantic,
 )
-from kimi_ext.errors import ToolDefinitionError
+from kimi_ext.errors import RequestValidationError, ToolDefinitionError
 from kimi_ext.formats import format_named
 from kimi_ext.structured import schema_problem
 
@@ -240,7 +240,7 @@ def _make_tool(
     if custom:
         parameters: dict[str, Any] = {"type": "string"}
     elif isinstance(schema, type) and is_pydantic_type(schema):
-        model, parameters = schema, schema_from_type(schema)
+        model, parameters = schema, _in_moonshots_form(tool_name, schema_from_type(schema))
     elif isinstance(schema, type):
         raise TypeError(
             f"tool {tool_name!r}: schema= takes a JSON Schema dict or a pydantic model, "
@@ -250,6 +250,7 @@ def _make_tool(
         parameters = dict(schema)
     else:
         parameters, hints = _signature_schema(fn, tool_name, param_docs)
+        parameters = _in_moonshots_form(tool_name, parameters)
     if not custom:
         _check_schema(tool_name, parameters)
     return Tool(
@@ -262,6 +263,22 @@ def _make_tool(
         hints=hints,
         model=model,
     )
+
+
+def _in_moonshots_form(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema derived here (from type hints or a pydantic model) in the form Moonshot's
+    schema rules accept: the same values pass (a lossless rewrite; see kimi_ext.schemas).
+    A schema written by hand (``schema=``) is left as given: the client's ``schemas=``
+    option decides what happens to it when it is sent."""
+    from kimi_ext._core.contract import mfjs
+
+    try:
+        return mfjs.normalize(schema, "tool-parameters")[0]
+    except RequestValidationError as exc:
+        raise ToolDefinitionError(
+            f"tool {name!r}: its parameters have no form Kimi accepts ({exc.rule}); "
+            "pass schema= with one"
+        ) from None
 
 
 def _check_schema(name: str, schema: dict[str, Any]) -> None:

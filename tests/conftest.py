@@ -37,8 +37,8 @@ def every_sent_body_is_valid_for_its_spec() -> Iterator[None]:
 
     original = client_module.prepare
 
-    def checked(endpoint: Any, params: Any, *, stream: bool = False) -> Any:
-        prepared = original(endpoint, params, stream=stream)
+    def checked(endpoint: Any, params: Any, *, stream: bool = False, **options: Any) -> Any:
+        prepared = original(endpoint, params, stream=stream, **options)
         extra = dict(params.get("extra_body") or {})
         fmt = endpoint.name
         validator = request_validator(fmt)

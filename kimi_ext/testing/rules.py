@@ -183,22 +183,48 @@ class Checker:
             )
         return model
 
-    def check(self, rules: Contract, body: Mapping[str, Any]) -> None:
+    def check(self, rules: Contract, body: Mapping[str, Any], *, schema_rules: bool = True) -> None:
+        """``schema_rules=False``: the JSON Schemas the body carries are not held to
+        Moonshot's schema rules (an older or laxer endpoint's behaviour)."""
         try:
-            rules.check(body)
+            rules.check(body if schema_rules else _schemas_left_out(rules, body))
         except Violation as exc:
             raise self.violation(exc) from None
 
 
+def _schemas_left_out(rules: Contract, body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``body`` with each JSON Schema it carries (the spec's ``x-kimi-mfjs`` fields) the
+    plainest schema the rules take (``{"type": "object"}``), for checking the rest: the
+    caller's body is not changed."""
+    for path, _ in rules.schema_fields:
+        body = _emptied(body, path)
+    return body
+
+
+def _emptied(node: Any, path: tuple[str, ...]) -> Any:
+    if not path:
+        return {"type": "object"} if isinstance(node, Mapping) else node
+    head, rest = path[0], path[1:]
+    if head == "*":
+        return [_emptied(item, rest) for item in node] if isinstance(node, list) else node
+    if not isinstance(node, Mapping) or head not in node:
+        return node
+    return {**node, head: _emptied(node[head], rest)}
+
+
 def _start(
-    fmt: str, style: Literal["openai", "anthropic"], body: Mapping[str, Any], strict: bool
+    fmt: str,
+    style: Literal["openai", "anthropic"],
+    body: Mapping[str, Any],
+    strict: bool,
+    schema_rules: bool = True,
 ) -> tuple[Checker, Contract, dict[str, Any], RequestInfo]:
     chk = Checker(style)
     rules = contract(fmt)
     kept, discarded = chk.top_level(rules, body, strict=strict)
     if "model" not in kept:
         raise chk.missing("model")
-    chk.check(rules, kept)
+    chk.check(rules, kept, schema_rules=schema_rules)
     model = chk.model(rules, kept)
     info = RequestInfo(fmt, model, discarded=discarded)
     effort: Any = kept
@@ -228,9 +254,11 @@ def _stops(value: Any) -> tuple[str, ...]:
 # ======================================================================== Chat Completions
 
 
-def check_chat(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
+def check_chat(
+    body: Mapping[str, Any], *, strict: bool = False, schema_rules: bool = True
+) -> RequestInfo:
     """Every rule of ``POST /v1/chat/completions``."""
-    chk, rules, body, info = _start("chat", "openai", body, strict)
+    chk, rules, body, info = _start("chat", "openai", body, strict, schema_rules)
     messages = body["messages"]
     info.budget = (
         body.get("max_completion_tokens")
@@ -317,13 +345,14 @@ def check_messages(
     verify: Verifier,
     *,
     strict: bool = False,
+    schema_rules: bool = True,
 ) -> RequestInfo:
     """Every rule of ``POST /v1/messages``; ``verify(thinking, signature)`` checks a
     thinking block's signature."""
     for name in contract("messages").required_headers:
         if not headers.get(name):
             raise ServiceError(400, f"{name}: header is required")
-    chk, rules, body, info = _start("messages", "anthropic", body, strict)
+    chk, rules, body, info = _start("messages", "anthropic", body, strict, schema_rules)
     messages = body["messages"]
     info.budget = body["max_tokens"]
     info.stops = _stops(body.get("stop_sequences"))
@@ -381,9 +410,11 @@ def _anthropic_history(chk: Checker, messages: list[Any], verify: Verifier, thin
 # =============================================================================== Responses
 
 
-def check_responses(body: Mapping[str, Any], *, strict: bool = False) -> RequestInfo:
+def check_responses(
+    body: Mapping[str, Any], *, strict: bool = False, schema_rules: bool = True
+) -> RequestInfo:
     """Every rule of ``POST /v1/responses``."""
-    chk, rules, body, info = _start("responses", "openai", body, strict)
+    chk, rules, body, info = _start("responses", "openai", body, strict, schema_rules)
     items = body["input"]
     info.budget = body.get("max_output_tokens") or rules.defaults["max_output_tokens"]
     fmt = (body.get("text") or {}).get("format")

@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Self, TypedDict, Unpack
+from typing import Any, Literal, Self, TypedDict, Unpack
 
 from kimi_ext.contract import contract
 from kimi_ext.errors import KimiError
@@ -366,6 +366,10 @@ class KimiStandIn:
         secret: the key that signs Messages thinking blocks (random per server by default).
         strict_fields: refuse unknown top-level fields by name instead of discarding them
             (the service discards them; each request records what it discarded).
+        schema_rules: ``"strict"`` (the default) refuses a JSON Schema (tool parameters,
+            an output schema) that Moonshot's validator refuses at its strict level, with
+            the service's 400 and words; ``"off"`` takes any, as an older or laxer endpoint
+            did (for tests of that behaviour).
         max_body_bytes: the largest request body taken (413 above it); None: each
             format's limit from its spec (``x-kimi-max-body-bytes``, 100 MB). A smaller
             one keeps tests of the limit light.
@@ -397,6 +401,7 @@ class KimiStandIn:
         require_anthropic_version: bool = False,
         secret: bytes | None = None,
         strict_fields: bool = False,
+        schema_rules: Literal["strict", "off"] = "strict",
         max_body_bytes: int | None = None,
         script: str | Path | None = None,
         **cassettes: Unpack[DeprecatedCassetteKeywords],
@@ -419,6 +424,9 @@ class KimiStandIn:
         self.report_stop_sequence = report_stop_sequence
         self.require_anthropic_version = require_anthropic_version
         self.strict_fields = strict_fields
+        if schema_rules not in ("strict", "off"):
+            raise ValueError(f"schema_rules must be 'strict' or 'off', not {schema_rules!r}")
+        self.schema_rules = schema_rules
         self.max_body_bytes = max_body_bytes
         self.responder: Responder | None = None
         self.cache = PromptCache()
@@ -910,13 +918,16 @@ class KimiStandIn:
 
     def _check(self, fmt: str, body: dict[str, Any], headers: Mapping[str, str]) -> RequestInfo:
         strict = self.strict_fields
+        schema_rules = self.schema_rules == "strict"
         if fmt == "chat":
-            return check_chat(body, strict=strict)
+            return check_chat(body, strict=strict, schema_rules=schema_rules)
         if fmt == "messages":
             if self.require_anthropic_version and not headers.get("anthropic-version"):
                 raise ServiceError(400, "anthropic-version: header is required")
-            return check_messages(body, headers, self.verify_thinking, strict=strict)
-        return check_responses(body, strict=strict)
+            return check_messages(
+                body, headers, self.verify_thinking, strict=strict, schema_rules=schema_rules
+            )
+        return check_responses(body, strict=strict, schema_rules=schema_rules)
 
     def _take_rule(self, record: RecordedRequest) -> tuple[Rule, Reply | None] | None:
         """The first rule that matches ``record`` and still answers, with its reply."""

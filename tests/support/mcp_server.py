@@ -60,6 +60,34 @@ BROKEN = [
     types.Tool(name="broken", description="Has a bad schema.", input_schema=BROKEN_SCHEMA),
     types.Tool(name="files.read", description="A dotted name.", input_schema=EMPTY_SCHEMA),
 ]
+# Shapes Moonshot's validator refuses as written, as MCP servers list them (issue 31's
+# reports); each has a lossless rewrite, so every one is kept and callable.
+REPORTED = [
+    types.Tool(name="type_beside_anyof", description="Type beside anyOf.", input_schema={
+        "type": "object",
+        "properties": {"unit": {"type": "string", "anyOf": [{"enum": ["c"]}, {"enum": ["f"]}]}},
+    }),
+    types.Tool(name="ref_with_type", description="A $ref with a sibling type.", input_schema={
+        "type": "object",
+        "$defs": {"City": {"type": "string"}},
+        "properties": {"city": {"$ref": "#/$defs/City", "type": "string"}},
+    }),
+    types.Tool(name="boolean_subschema", description="A boolean subschema.", input_schema={
+        "type": "object", "properties": {"anything": True},
+    }),
+    types.Tool(name="required_undefined", description="Requires what it does not define.",
+               input_schema={"type": "object", "properties": {}, "required": ["note"]}),
+    types.Tool(name="tuple_items_false", description="A tuple.", input_schema={
+        "type": "object",
+        "properties": {"pair": {"type": "array", "prefixItems": [{"type": "integer"},
+                                                                 {"type": "string"}],
+                                "items": False}},
+    }),
+    types.Tool(name="mixed_enum", description="An enum of two types.", input_schema={
+        "type": "object",
+        "properties": {"mode": {"type": ["string", "integer"], "enum": ["auto", 0]}},
+    }),
+]  # fmt: skip
 PAGE = 2
 
 
@@ -90,6 +118,8 @@ def result(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
             content=[types.TextContent(type="text", text=f"{arguments['city']}: 21.5 C")],
             structured_content=WEATHER,
         )
+    if name in {t.name for t in REPORTED}:
+        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
     if name == "fail":
         return types.CallToolResult(
             content=[types.TextContent(type="text", text="the sensor is offline")], is_error=True
@@ -97,8 +127,10 @@ def result(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
     raise ValueError(f"unknown tool {name}")
 
 
-def server(*, broken: bool = False) -> Server[Any]:
+def server(*, broken: bool = False, reported: bool = False) -> Server[Any]:
     tools = [*TOOLS[:2], BROKEN[0], *TOOLS[2:4], BROKEN[1], *TOOLS[4:]] if broken else list(TOOLS)
+    if reported:
+        tools += REPORTED
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None

@@ -241,22 +241,24 @@ _UNKNOWN: Any = object()
 
 def _normalized(schema: Mapping[str, Any], role: str, where: tuple[Any, ...]) -> Any:
     found = _NORMALIZED.get(schema, role, _UNKNOWN)
-    if found is not _UNKNOWN:
-        return schema if found is None else found
-    from kimi_ext._core.contract import mfjs  # its rules are loaded on the first schema
+    if found is _UNKNOWN:
+        from kimi_ext._core.contract import mfjs  # its rules are loaded on the first schema
 
-    try:
-        new, changes = mfjs.normalize(schema, role)
-    except RequestValidationError:
-        return _NORMALIZED.put(schema, role, None) or schema
-    if not changes:
-        return _NORMALIZED.put(schema, role, None) or schema
-    if logger.isEnabledFor(logging.DEBUG):
+        try:
+            new, changes = mfjs.normalize(schema, role)
+        except RequestValidationError:  # validation refuses it, in the service's words
+            new, changes = {}, []
+        # (None, ()) for a schema sent as it is.
+        found = _NORMALIZED.put(schema, role, (new, tuple(changes)) if changes else (None, ()))
+    new, changes = found
+    if new is None:
+        return schema
+    if logger.isEnabledFor(logging.DEBUG):  # on every call that sends the rewritten form
         logger.debug(
             "rewrote the JSON Schema at %s into Moonshot's rules (the same instances pass): %s",
             format_path(where), "; ".join(str(change) for change in changes),
         )  # fmt: skip
-    return _NORMALIZED.put(schema, role, new)
+    return new
 
 
 def check_stream(params: Mapping[str, Any], streams: bool) -> None:
