@@ -532,6 +532,52 @@ def history(
     return out, size
 
 
+def tool_schemas(index: int, properties: int = 8) -> dict[str, Any]:
+    """A realistic tool schema, different for each ``index`` (no two share a cache entry)."""
+    return {
+        "type": "object",
+        "properties": {
+            f"p{index}_{j}": (
+                {"type": "string", "description": f"Field {j} of tool {index}."}
+                if j % 3
+                else {"type": ["null", "integer"], "enum": [j, index, None]}
+            )
+            for j in range(properties)
+        },
+        "required": [f"p{index}_0"],
+        "additionalProperties": False,
+    }
+
+
+def many_tools(clients: Clients, count: int) -> tuple[list[Contender], int]:
+    """A Messages call declaring ``count`` tools (their schemas already seen by the client,
+    as on every turn after the first of a session), against httpx posting the same body.
+    Returns the contenders and the body's size in bytes."""
+    key = "messages.small.0"
+    url = clients.url(key, "messages")
+    tools = [
+        {"name": f"tool_{i}", "description": f"Tool number {i}.", "input_schema": tool_schemas(i)}
+        for i in range(count)
+    ]
+    body = request_for("messages", tools=tools)
+    size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
+    http = clients.http
+    resource = _kimi_resource(clients.kimi(key), "messages")
+
+    def baseline() -> Any:
+        return json.loads(http.post(url, json=body, headers=HEADERS).content)
+
+    return [
+        Contender(BASELINE, baseline, lambda data: None),
+        Contender(
+            f"kimi_ext create(), {count} tools",
+            lambda: resource.create(**body),
+            _check_text,
+            kimi=True,
+        ),  # fmt: skip
+    ], size
+
+
 def helper_name(fmt: str) -> str:
     """The name of the SDK's stream-helper contender of a format."""
     return f"{_sdk_name(fmt)} stream()+get_final"

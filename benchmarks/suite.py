@@ -249,6 +249,45 @@ class Suite:
         )
         return rows
 
+    def schemas(self) -> list[Row]:
+        """Issue 31's costs: a call with 255 tools seen before, against the same bytes
+        posted by httpx; and the first use of a schema (check and normalize), per tool."""
+        import time as _time
+
+        from kimi_ext.schemas import check_schema, normalize_schema
+
+        from .contenders import many_tools, tool_schemas
+
+        c = self.config
+        count = 255
+        self.log(f"a Messages call with {count} tools")
+        contenders, size = many_tools(self.clients, count)
+        warm(contenders)
+        times = measure(contenders, reps=c.history_reps, batch=c.history_batch)
+        bench = f"send {count} tools seen before ({size / 1e3:.0f} kB)"
+        rows = _timed_rows(bench, "messages", contenders, times, GOALS["schemas_cached"])
+        self.log("first use of a tool schema: check and normalize")
+        per_tool = []
+        for rep in range(c.history_reps):
+            fresh = [tool_schemas(100_000 * (rep + 1) + i) for i in range(count)]
+            started = _time.perf_counter()
+            for schema in fresh:
+                check_schema(schema)
+                normalize_schema(schema)
+            per_tool.append((_time.perf_counter() - started) / count)
+        rows.append(
+            Row(
+                "first use of a tool schema (check + normalize)",
+                "",
+                "kimi_ext, per tool",
+                fmt_time(spread(per_tool)),
+                spread([t / 30e-6 for t in per_tool]),
+                "per tool / 30 µs",
+                GOALS["schemas_first_use"],
+            )
+        )
+        return rows
+
     def startup(self) -> list[Row]:
         c = self.config
         names = ["python -c pass", "import httpx; httpx.Client()", "import kimi_ext; Kimi()"]
