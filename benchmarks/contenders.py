@@ -574,7 +574,7 @@ def many_tools(clients: Clients, count: int) -> tuple[list[Contender], int]:
             lambda: resource.create(**body),
             _check_text,
             kimi=True,
-        ),  # fmt: skip
+        ),
     ], size
 
 
