@@ -23,6 +23,10 @@ from ruamel.yaml import YAML
 
 from tests.support.paths import ROOT
 
+pytestmark = (
+    pytest.mark.slow
+)  # the generator and fresh interpreters (`make test-fast` leaves it out)
+
 FORMATS = ("chat", "messages", "responses")
 REQUEST = {
     "chat": "CreateChatCompletionRequest",
