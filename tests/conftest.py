@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.parallel import scheduler
+from tests.support.parallel import group_of, scheduler
 
 # The standard validators built straight from openapi/*.yaml (tests/support/spec.py).
 from tests.support.spec import request_component, request_validator, spec
@@ -33,6 +33,17 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 # busy, they then barely run: the Ray tests took ten times as long. The suite's Ray
 # clusters (tests/batch/test_ray.py, docs/batch.md) run their workers at its own priority.
 os.environ.setdefault("RAY_worker_niceness", "0")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a parallel worker, the tests marked slow (and the rest of their group) go first:
+    they then overlap with the many short ones instead of running alone at the end. Each
+    worker collects the same order, as xdist requires; a run without workers keeps the
+    files' order."""
+    if not hasattr(config, "workerinput"):
+        return
+    slow = {group_of(i.nodeid) or i.nodeid for i in items if i.get_closest_marker("slow")}
+    items.sort(key=lambda i: (group_of(i.nodeid) or i.nodeid) not in slow)  # stable
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist (`make test` runs in parallel)

@@ -1071,6 +1071,9 @@ MEASURE = textwrap.dedent(
     ],
     ids=["body", "error body, retried", "SSE line"],
 )
+@pytest.mark.xdist_group(  # the bomb is made once (tests/support/parallel.py)
+    "tests/quality/test_hostile.py::test_a_decompression_bomb_is_capped"
+)
 def test_a_decompression_bomb_is_capped(
     bomb: bytes, status: int, how: str, error: str, words: str
 ) -> None:

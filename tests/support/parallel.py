@@ -4,7 +4,9 @@ pytest-xdist, ``--dist loadgroup``).
 The blocks of one documentation page share a namespace and a folder, so they run in one
 worker, in order (a block in another worker would run the page's earlier blocks again).
 The Ray tests, and a page that starts Ray, run in one worker too: one local Ray cluster
-at a time. Every other test is a group of its own.
+at a time. The tests that share an expensive module-scoped fixture (``SHARED_SETUP``) are
+a group each, so that it is made once, not once in each worker. Every other test is a
+group of its own.
 
 The tests say so with ``xdist_group`` marks, but pytest-xdist 3.8 cannot read them under
 pytest 9.2: it puts the group into the test's id by setting ``item._nodeid``, which pytest
@@ -27,6 +29,13 @@ RAY_TESTS = "tests/batch/test_ray.py"
 # A docs block's test: its id is the page and the line of its opening fence.
 _BLOCK = re.compile(r"test_\w+\[(?P<page>[^\[\]]+):\d+\]")
 _IMPORTS_RAY = re.compile(r"^import ray$", re.MULTILINE)
+# A module, or a test of a module with all its cases: what their shared fixture makes.
+SHARED_SETUP = {
+    "tests/tooling/test_contract_flow.py": "specs edited, kimi_raw regenerated, probes run",
+    "tests/typecheck/test_result_views.py": "mypy --strict over every case file",
+    "tests/typecheck/test_derived_types.py": "mypy --strict over every case file",
+    "tests/quality/test_hostile.py::test_a_decompression_bomb_is_capped": "1 GiB gzipped",
+}
 
 
 @cache
@@ -50,6 +59,9 @@ def group_of(nodeid: str) -> str | None:
         return RAY
     if path == DOCS_TESTS and (block := _BLOCK.fullmatch(name)):
         return page_group(block["page"])
+    for shared in SHARED_SETUP:
+        if nodeid.startswith((shared + "::", shared + "[")):
+            return shared
     return None
 
 
