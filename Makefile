@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install test test-httpx-oldest generate check-generated lint format docs bench demo clean
+.PHONY: install test test-fast test-httpx-oldest generate check-generated lint format docs bench demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,9 +14,20 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## The README's test command: the whole suite, with coverage of kimi_ext.
+## The README's test command: the whole suite, with coverage of kimi_ext, in $(WORKERS)
+## parallel workers (pytest-xdist; most tests wait on sockets and subprocesses, so more
+## workers than cores pay off: 4 on a 2-core machine). A page of docs blocks, and the Ray
+## tests, each run in one worker (--dist loadgroup, the xdist_group marks).
+## make test-fast: the same without the tests marked slow (Ray, the benchmarks, pytest
+## and the generator in subprocesses, hundreds of streams), for the edit-test loop.
+WORKERS ?= 4
+PARALLEL := -n $(WORKERS) --dist loadgroup
+
 test: $(STAMP)
-	$(BIN)/python -m pytest --cov=kimi_ext --cov-report=term-missing:skip-covered
+	$(BIN)/python -m pytest $(PARALLEL) --cov=kimi_ext --cov-report=term-missing:skip-covered
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
 ## The transport tests (sending, retries, streaming, deadlines, hostile servers) against the
 ## oldest httpx that pyproject.toml allows (`make test` runs them on the newest), in a venv

@@ -4,11 +4,14 @@ spec under a standard JSON Schema 2020-12 validator (not the client's own)."""
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.support.parallel import group_of, scheduler
 
 # The standard validators built straight from openapi/*.yaml (tests/support/spec.py).
 from tests.support.spec import request_component, request_validator, spec
@@ -24,6 +27,29 @@ pytest_plugins = ["kimi_ext.testing.pytest_plugin"]
 # tested by test_an_ignored_sigint_stays_ignored).
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Ray starts its worker processes at a lower priority (nice 15) than the process that
+# starts it. Beside the suite's other parallel workers (pytest-xdist), which keep the CPUs
+# busy, they then barely run: the Ray tests took ten times as long. The suite's Ray
+# clusters (tests/batch/test_ray.py, docs/batch.md) run their workers at its own priority.
+os.environ.setdefault("RAY_worker_niceness", "0")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a parallel worker, the tests marked slow (and the rest of their group) go first:
+    they then overlap with the many short ones instead of running alone at the end. Each
+    worker collects the same order, as xdist requires; a run without workers keeps the
+    files' order."""
+    if not hasattr(config, "workerinput"):
+        return
+    slow = {group_of(i.nodeid) or i.nodeid for i in items if i.get_closest_marker("slow")}
+    items.sort(key=lambda i: (group_of(i.nodeid) or i.nodeid) not in slow)  # stable
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist (`make test` runs in parallel)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: the suite's groups (tests/support/parallel.py says why)."""
+    return scheduler(config, log) if config.getvalue("dist") == "loadgroup" else None
 
 
 @pytest.fixture(autouse=True, scope="session")

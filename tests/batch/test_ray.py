@@ -19,6 +19,11 @@ from tests.support.batch import answered, line, mixed, write_jsonl
 
 ray = pytest.importorskip("ray")  # the ray extra (in dev: CI runs this)
 
+# A local Ray cluster is slow to start (`make test-fast` leaves these out). In parallel runs
+# (pytest-xdist, --dist loadgroup) the suite's Ray users, these and the docs page that
+# starts Ray (tests/docs), run in one worker: one local cluster at a time.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+
 
 class Deprecations(logging.Handler):
     """Ray Data says a deprecated argument in a log record, not a Python warning."""

@@ -12,6 +12,8 @@ import pytest
 
 from benchmarks.__main__ import main
 
+pytestmark = pytest.mark.slow  # every benchmark, end to end (`make test-fast` leaves it out)
+
 
 def test_smallest_configuration_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "RESULTS.md"

@@ -10,7 +10,11 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.slow  # a benchmark run in a child process (`make test-fast` leaves it out)
 
 
 def test_the_validator_comparison_runs() -> None:

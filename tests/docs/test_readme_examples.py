@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from kimi_ext.testing import KimiStandIn
+from tests.support.parallel import RAY, page_group
 from tests.support.paths import ROOT
 
 README = ROOT / "README.md"
@@ -73,6 +74,20 @@ PYTHON = blocks("python")
 PYTEST = [b for b in PYTHON if re.search(r"^def test_", b.code, re.MULTILINE)]
 SERVICE = "https://direct.evolink.ai"
 COMMANDS = [b for b in blocks("bash") if is_command_block(b)]
+
+
+def params(found: list[Block], *, slow: bool = False) -> list[Any]:
+    """Each block as a test, in its page's group (tests/support/parallel.py): in parallel
+    runs a page's blocks run in one worker, in order, and a page that starts Ray runs with
+    the Ray tests; such a page is slow (`make test-fast` leaves it out)."""
+    out = []
+    for b in found:
+        group = page_group(b.page.relative_to(ROOT).as_posix())
+        marks = [pytest.mark.xdist_group(group)]
+        if slow or group == RAY:
+            marks.append(pytest.mark.slow)
+        out.append(pytest.param(b, id=b.id, marks=marks))
+    return out
 
 
 def tiny_png() -> bytes:
@@ -255,7 +270,7 @@ def test_a_broken_block_in_a_docs_page_fails(tmp_path: Path) -> None:
         reader.close()
 
 
-@pytest.mark.parametrize("block", PYTHON, ids=[b.id for b in PYTHON])
+@pytest.mark.parametrize("block", params(PYTHON))
 def test_python_block_runs_as_written(block: Block, reader: Reader, as_reader: KimiStandIn) -> None:
     before = len(as_reader.requests)
     reader.run_through(block)
@@ -275,7 +290,7 @@ def free_port() -> int:
         return port
 
 
-@pytest.mark.parametrize("block", COMMANDS, ids=[b.id for b in COMMANDS])
+@pytest.mark.parametrize("block", params(COMMANDS))
 def test_kimi_command_block_runs(block: Block, as_reader: KimiStandIn, reader_dir: Path) -> None:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
@@ -315,7 +330,7 @@ def test_kimi_command_block_runs(block: Block, as_reader: KimiStandIn, reader_di
             server.wait(timeout=20)
 
 
-@pytest.mark.parametrize("block", PYTEST, ids=[b.id for b in PYTEST])
+@pytest.mark.parametrize("block", params(PYTEST, slow=True))  # pytest in a subprocess
 def test_pytest_block_records_then_replays(
     block: Block, as_reader: KimiStandIn, tmp_path: Path
 ) -> None:

@@ -971,19 +971,22 @@ def test_a_quota_wording_is_not_retried_but_a_window_is() -> None:
 STREAMS = 1000
 
 
+@pytest.mark.slow  # a thousand streams
 async def test_a_default_async_client_holds_1000_concurrent_slow_streams() -> None:
-    all_open = asyncio.Event()
+    # The streams go in lockstep: the server writes a stream's next piece only once the
+    # client has read the last one from every stream. So each stream is slow (it waits on
+    # the 999 others), and a client that held fewer than 1000 at once, or read them one
+    # by one, would never get past the first piece. Every wait is for that event (bounded).
+    pieces = ["d", "o", "n", "e"]
+    read = [0] * (len(pieces) + 1)  # how many streams the client has read piece k of
+    all_read = [asyncio.Event() for _ in read]  # set on the server's loop
 
     async def slow(reader: Any, writer: asyncio.StreamWriter, request: RawRequest) -> bool:
         n = request.json["messages"][0]["content"]
         writer.write(head(200, SSE) + chunk(f"{n}:"))
         await writer.drain()
-        if server.open >= STREAMS:
-            all_open.set()
-        # Every stream stays open until all of them are: they are concurrent for real.
-        await asyncio.wait_for(all_open.wait(), 60)
-        for piece in ("d", "o", "n", "e"):  # then slowly, all at once
-            await asyncio.sleep(0.25)
+        for k, piece in enumerate(pieces):
+            await asyncio.wait_for(all_read[k].wait(), 120)
             writer.write(chunk(piece))
             await writer.drain()
         writer.write(chunk(finish="stop") + b"data: [DONE]\n\n")
@@ -992,17 +995,24 @@ async def test_a_default_async_client_holds_1000_concurrent_slow_streams() -> No
     async def one(client: AsyncKimi, n: int) -> str:
         params = {**CHAT, "messages": [{"role": "user", "content": str(n)}]}
         async with client.chat.completions.stream(**params) as stream:
+            k = 0
+            async for _text in stream.text_stream:
+                read[k] += 1
+                if read[k] == STREAMS:
+                    server.call(all_read[k].set)
+                k += 1
             return (await stream.get_final_completion()).text
 
     with RawServer(slow) as server:
-        client = akimi(server, max_retries=0, timeout=httpx.Timeout(60.0, pool=30.0))
+        # A read timeout long enough for a loaded machine to open the 1000 streams.
+        client = akimi(server, max_retries=0, timeout=httpx.Timeout(120.0, pool=30.0))
         started = time.monotonic()
         texts = await asyncio.gather(*(one(client, n) for n in range(STREAMS)))
         elapsed = time.monotonic() - started
         await client.close()
     assert texts == [f"{n}:done" for n in range(STREAMS)]
+    assert read == [STREAMS] * len(read)
     assert server.max_open == STREAMS and len(server.requests) == STREAMS
-    assert elapsed < 60, elapsed
     print(f"\n{STREAMS} concurrent streams in {elapsed:.1f}s")
 
 
@@ -1060,6 +1070,9 @@ MEASURE = textwrap.dedent(
         (200, "stream", "IncompleteStreamError", "longer than max_body_size=67108864"),
     ],
     ids=["body", "error body, retried", "SSE line"],
+)
+@pytest.mark.xdist_group(  # the bomb is made once (tests/support/parallel.py)
+    "tests/quality/test_hostile.py::test_a_decompression_bomb_is_capped"
 )
 def test_a_decompression_bomb_is_capped(
     bomb: bytes, status: int, how: str, error: str, words: str

@@ -23,6 +23,10 @@ from ruamel.yaml import YAML
 
 from tests.support.paths import ROOT
 
+# The generator and fresh interpreters (`make test-fast` leaves it out); in parallel runs
+# in one worker, which regenerates once (tests/support/parallel.py).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tests/tooling/test_contract_flow.py")]
+
 FORMATS = ("chat", "messages", "responses")
 REQUEST = {
     "chat": "CreateChatCompletionRequest",

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.paths import ROOT
 
 FORMATS = ("chat", "messages", "responses")
@@ -30,6 +32,7 @@ def differing(a: Path, b: Path) -> bool:
     return False
 
 
+@pytest.mark.slow  # runs the generator twice
 def test_a_spec_change_regenerates_only_that_format(tmp_path: Path) -> None:
     specs = tmp_path / "openapi"
     shutil.copytree(ROOT / "openapi", specs)

@@ -20,6 +20,10 @@ import pytest
 from tests.support.mypy_run import assert_flagged_on, marked_line, strict_errors
 from tests.support.paths import FIXTURES, ROOT
 
+# In parallel runs in one worker, which runs mypy over the case files once
+# (tests/support/parallel.py).
+pytestmark = pytest.mark.xdist_group("tests/typecheck/test_derived_types.py")
+
 REQUEST_TYPES = {
     "chat": "CreateChatCompletionRequestParam",
     "messages": "CreateMessageRequestParam",

@@ -23,6 +23,10 @@ import pytest
 
 from tests.support.mypy_run import assert_flagged_on, marked_line, strict_errors
 
+# In parallel runs in one worker, which runs mypy over the case files once
+# (tests/support/parallel.py).
+pytestmark = pytest.mark.xdist_group("tests/typecheck/test_result_views.py")
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HEAD = """\
 from collections.abc import Mapping

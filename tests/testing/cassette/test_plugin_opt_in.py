@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pytest runs in subprocesses (`make test-fast` leaves it out)
+
 PLUGIN = "kimi_ext.testing.pytest_plugin"
 
 PLAIN_TESTS = """

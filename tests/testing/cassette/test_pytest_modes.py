@@ -15,6 +15,8 @@ import pytest
 from kimi_ext.testing import KimiStandIn
 from tests.support.cassettes import UPSTREAM_KEY
 
+pytestmark = pytest.mark.slow  # pytest runs in subprocesses (`make test-fast` leaves it out)
+
 PLUGIN = "kimi_ext.testing.pytest_plugin"
 # The fixture wraps its stand-in with replay() and record(): the deprecated constructor
 # keywords would warn, made an error here.
