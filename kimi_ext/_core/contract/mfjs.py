@@ -41,6 +41,8 @@ __all__ = [
     "check",
     "normalize",
     "rules",
+    "service_message",
+    "walle_path",
 ]
 
 Severity = Literal["error", "warning"]
@@ -170,6 +172,17 @@ def _render(template: str, values: dict[str, str]) -> str:
 def _render_cached(template: str, values: tuple[tuple[str, str], ...]) -> str:
     given = dict(values)
     return _FIELD.sub(lambda m: given.get(m[1], m[0]), template)
+
+
+def service_message(issue: SchemaIssue, field: str) -> str:
+    """The service's 400 message for ``issue`` in the schema at wire field ``field``
+    (``tools.function.parameters``...): the table's ``envelope``, or the root-object rule's
+    own words."""
+    table = rules()
+    rule = table["rules"][issue.rule]
+    if "service-message" in rule:
+        return _render(rule["service-message"], {"field": field})
+    return _render(table["envelope"], {"field": field, "detail": issue.message})
 
 
 def walle_path(pointer: Pointer) -> str:
@@ -718,6 +731,29 @@ class _Checker:
     def keywords(
         self, s: dict[str, Any], ptr: Pointer, t: Any, types: list[str] | None, is_root: bool
     ) -> None:
+        # In walle's order (its keywords sorted), so the first error is the one it names.
+        if "$defs" in s:
+            self.check_defs(s["$defs"], (*ptr, "$defs"))
+        if s.get("$id") is not None and not isinstance(s["$id"], str):
+            self.add("id-string", (*ptr, "$id"))
+        if "$ref" in s:
+            self.check_ref(s, ptr, is_root)
+        if "additionalProperties" in s and not isinstance(s["additionalProperties"], bool | dict):
+            self.add("additional-properties-kind", (*ptr, "additionalProperties"))
+        if "anyOf" in s:
+            self.check_anyof(s, ptr, is_root)
+        if "description" in s and not isinstance(s["description"], str):
+            self.add("description-string", (*ptr, "description"))
+        if "enum" in s:
+            self.check_enum(s, ptr)
+        if "items" in s and not isinstance(s["items"], dict):
+            self.add("items-object", (*ptr, "items"))
+        if s.get("pattern") is not None and not isinstance(s["pattern"], str):
+            self.add("pattern-string", (*ptr, "pattern"))
+        if "properties" in s:
+            self.check_properties(s["properties"], (*ptr, "properties"))
+        if "required" in s:
+            self.check_required(s, ptr)
         if "type" in s:
             if not isinstance(t, str | list):
                 self.add("type-value", ptr)
@@ -725,28 +761,6 @@ class _Checker:
                 names = [x for x in t if isinstance(x, str)]
                 if len(set(names)) != len(names):
                     self.add("type-list-duplicates", (*ptr, "type"))
-        if "properties" in s:
-            self.check_properties(s["properties"], (*ptr, "properties"))
-        if "required" in s:
-            self.check_required(s, ptr)
-        if "enum" in s:
-            self.check_enum(s, ptr)
-        if "items" in s and not isinstance(s["items"], dict):
-            self.add("items-object", (*ptr, "items"))
-        if "$ref" in s:
-            self.check_ref(s, ptr, is_root)
-        if "description" in s and not isinstance(s["description"], str):
-            self.add("description-string", (*ptr, "description"))
-        if "anyOf" in s:
-            self.check_anyof(s, ptr, is_root)
-        if "additionalProperties" in s and not isinstance(s["additionalProperties"], bool | dict):
-            self.add("additional-properties-kind", (*ptr, "additionalProperties"))
-        if "$defs" in s:
-            self.check_defs(s["$defs"], (*ptr, "$defs"))
-        if s.get("$id") is not None and not isinstance(s["$id"], str):
-            self.add("id-string", (*ptr, "$id"))
-        if s.get("pattern") is not None and not isinstance(s["pattern"], str):
-            self.add("pattern-string", (*ptr, "pattern"))
 
     def check_properties(self, props: Any, at: Pointer) -> None:
         if not isinstance(props, dict):

@@ -246,6 +246,18 @@ def test_tool_parameters_want_an_object_root_unless_it_is_an_anyof_of_objects() 
     assert [i.rule for i in warnings(union, "tool-parameters")] == ["tool-root-object"]
 
 
+def test_the_service_message_wraps_an_issue_in_the_envelope() -> None:
+    (issue,) = errors({"type": "object", "properties": {"a": {"enum": ["x"]}}})
+    assert mfjs.service_message(issue, "tools.function.parameters") == (
+        "Invalid request: tools.function.parameters is not a valid moonshot flavored json "
+        "schema, details: <At path 'properties.a': type is not defined>"
+    )
+    (root,) = errors({}, "tool-parameters")
+    assert mfjs.service_message(root, "tools.function.parameters") == (
+        'tools.function.parameters.type is required and must be "object"'
+    )
+
+
 # -- cache ----------------------------------------------------------------------------------
 
 
