@@ -970,7 +970,10 @@ def test_chat_type_errors(wire: Wire, extra: dict[str, Any], message: str) -> No
                         {
                             "type": "object",
                             "properties": {
-                                "a": {"type": "array", "items": {"properties": {"b": {}}}}
+                                "a": {
+                                    "type": "array",
+                                    "items": {"properties": {"b": {"enum": ["x"]}}},
+                                }
                             },
                         },
                     )

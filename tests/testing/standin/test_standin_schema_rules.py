@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from kimi_ext.testing import KimiStandIn
-from tests.client.test_schema_rules import SERVICE_WORDS, TYPE_BESIDE_ANYOF, with_tool
 from tests.support.client import PATHS
+from tests.support.schemas import SERVICE_WORDS, TYPE_BESIDE_ANYOF, with_tool
 
 
 def post(server: KimiStandIn, fmt: str, body: dict[str, Any]) -> httpx.Response:
