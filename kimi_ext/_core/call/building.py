@@ -20,6 +20,7 @@ from kimi_ext._core.contract.effort import normalize_effort
 from kimi_ext._core.contract.options import CLIENT_OPTIONS, check_options
 from kimi_ext._core.contract.text import has_lone_surrogate
 from kimi_ext._core.contract.validation import validate
+from kimi_ext._core.model.budget import fit_window
 from kimi_ext._core.model.history import History
 from kimi_ext._core.transport.request import UNSET_TIMEOUT, Prepared
 from kimi_ext.errors import RequestValidationError
@@ -180,6 +181,9 @@ def build_body(
         for name, value in fmt.stream_defaults.items():
             body.setdefault(name, value)
     _place_effort(fmt, body, params.get("effort"))
+    # The context window (kimi_ext/_core/model/budget.py): refuse an input sure to exceed
+    # it, and turn an output limit of "auto" into the room left.
+    fit_window(fmt.name, body, history.turn_records() if isinstance(history, History) else None)
     validate(fmt.name, body, received=received)
     extra = params.get("extra_body")
     if extra:
