@@ -84,6 +84,7 @@ short (the reported tokens need no margin)."""
 LEARN_ANCHORS = 8
 """How many of the last reported turns the ratio is learned from."""
 
+_MIN_LEARNED = 64  # reported tokens needed before the ratio is learned
 _SCALE_BOUNDS = (0.2, 5.0)  # a learned scale outside these means the anchors disagree
 # Inline media: the base64 of a data URL (Chat, Responses) or of a Messages image source.
 _MEDIA_RUN = re.compile(r'(?:;base64,|"media_type":"[^"]{1,100}","data":")[A-Za-z0-9+/]*={0,2}')
@@ -270,8 +271,8 @@ def _scale(
         media = size.media * estimator.media_tokens
         if size.text > 0 and newest.input_tokens > media:
             reported, measured = newest.input_tokens - media, size.text
-    if measured <= 0:
-        return 1.0, False
+    if measured <= 0 or reported < _MIN_LEARNED:
+        return 1.0, False  # too few reported tokens to learn from: rounding would dominate
     low, high = _SCALE_BOUNDS
     return min(high, max(low, reported / measured)), True
 
@@ -310,7 +311,7 @@ def count_history(
             window=window,
         )
     anchor, turn_end = found
-    if anchor.at <= 64 and header:
+    if anchor.at <= 64:
         header_size = Size()
         for part in header:
             header_size = header_size + estimator.measure(part)

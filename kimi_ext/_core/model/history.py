@@ -432,7 +432,11 @@ class History(Sequence[dict[str, Any]]):
         assumes the system prompt and tools are those of the request that turn answered.
         The work grows with the messages added since that turn, not with the history.
         """
-        header: list[Any] = [{name: getattr(self, name)} for name in self._extra_fields]
+        rules = contract(self.result_type.format)
+        header: list[Any] = []
+        kept = getattr(self, rules.system_field, None) if rules.system_field else None
+        if kept is not None:  # Messages' system, Responses' instructions (Chat's is a message)
+            header.append({rules.system_field: kept})
         if tools:
             header.append({"tools": list(tools)})
         return count_history(
@@ -440,7 +444,7 @@ class History(Sequence[dict[str, Any]]):
             self._meta,
             header=header,
             estimator=estimator,
-            window=contract(self.result_type.format).context_window,
+            window=rules.context_window,
         )
 
     # --- saving -----------------------------------------------------------------------
