@@ -96,11 +96,19 @@ class PromptCache:
             self._entries.clear()
 
     def use(
-        self, fmt: str, body: Mapping[str, Any], *, model: str, group: str, ttl: str
+        self,
+        fmt: str,
+        body: Mapping[str, Any],
+        *,
+        model: str,
+        group: str,
+        ttl: str,
+        counter: TokenCounter | None = None,
     ) -> CacheUse:
         """Look the request's prefix up and record it: the tokens read from and written to
-        the cache for ``body`` (what the usage of the answer reports)."""
-        count = self.counter
+        the cache for ``body`` (what the usage of the answer reports), counted by
+        ``counter`` (default: the cache's own)."""
+        count = counter or self.counter
         header, turns = conversation(fmt, body)
         cut = split_turns(turns)
         header = {k: v for k, v in header.items() if v is not None}

@@ -374,7 +374,8 @@ class KimiStandIn:
             :func:`~kimi_ext.testing.count_tokens`, ``ceil(len / 4)``), used for every
             count the stand-in makes: input and cache tokens, output tokens, and where the
             output limit cuts an answer. Give another rule to test code that estimates
-            tokens against one it does not know.
+            tokens against one it does not know. Read on every request: setting
+            ``standin.token_counter`` between requests changes it.
         script: a JSON script file of rules, queued replies and faults to load
             (:meth:`load_script`; :class:`~kimi_ext.testing.script.ScriptError` when it is
             broken).
@@ -1019,7 +1020,10 @@ class KimiStandIn:
             plan = _as_builtin(plan)
         plan = _with_call_faults(plan, faults)
         group = info.cache_group
-        cache = self.cache.use(info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl)
+        cache = self.cache.use(
+            info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl,
+            counter=self.token_counter,
+        )  # fmt: skip
         return Context(
             info=info,
             body=body,

@@ -19,7 +19,13 @@ from kimi_ext import (
 )
 from kimi_ext.budget import CountKind, Estimator, Size, TokenCount, context_window
 from kimi_ext.testing import KimiStandIn, Reply
-from tests.support.budget import FORMATS, new_history, request, resource, result_of
+from tests.support.budget import (
+    FORMATS,
+    long_anchored_history,
+    new_history,
+    request,
+    resource,
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,17 +38,6 @@ def standin() -> Iterator[KimiStandIn]:
 def kimi(standin: KimiStandIn) -> Iterator[Kimi]:
     with Kimi(api_key=standin.api_key, base_url=standin.base_url) as client:
         yield client
-
-
-def long_history(fmt: str, turns: int, *, per_turn: int = 60, start: int = 50) -> Any:
-    """A history of ``turns`` rounds, each turn with the usage a service would report."""
-    history = new_history(fmt)
-    reported = start
-    for i in range(turns):
-        history.add_user(f"question {i}: " + "word " * 10)
-        history.add(result_of(fmt, f"answer {i}: " + "text " * 8, reported, 20))
-        reported += per_turn
-    return history
 
 
 @dataclass(frozen=True)
@@ -113,7 +108,7 @@ def test_only_the_messages_after_the_last_reported_turn_are_estimated(fmt: str) 
     history, so a 2,000-turn history costs what a 200-turn one does."""
     measured = {}
     for turns in (200, 2000):
-        history = long_history(fmt, turns)
+        history = long_anchored_history(fmt, turns)
         history.add_user("one more question")
         estimator = CountingEstimator()
         count = history.count_tokens(estimator=estimator)
@@ -129,17 +124,19 @@ def test_only_the_messages_after_the_last_reported_turn_are_estimated(fmt: str) 
 def test_the_ratio_is_learned_from_the_conversation(fmt: str) -> None:
     # Each round (a question and an answer) was reported as 300 tokens: far more than the
     # default ratio says; the next message is estimated at the learned one.
-    history = long_history(fmt, 12, per_turn=300)
+    history = long_anchored_history(fmt, 12, per_turn=300)
     history.add_user("question 99: " + "word " * 10)
     count = history.count_tokens()
     assert "learned" in count.basis
-    default = long_history(fmt, 1).count_tokens()  # one reported turn: nothing to learn from
+    default = long_anchored_history(
+        fmt, 1
+    ).count_tokens()  # one reported turn: nothing to learn from
     assert count.chars_per_token < default.chars_per_token
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_reported_usage_survives_saving_copying_and_prefix_slices(fmt: str) -> None:
-    history = long_history(fmt, 5)
+    history = long_anchored_history(fmt, 5)
     history.add_user("next")
     count = history.count_tokens()
     saved = history.dumps()
@@ -162,7 +159,7 @@ def test_reported_usage_survives_saving_copying_and_prefix_slices(fmt: str) -> N
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_damaged_saved_usage_is_refused_by_name(fmt: str) -> None:
-    doc = json.loads(long_history(fmt, 2).dumps())
+    doc = json.loads(long_anchored_history(fmt, 2).dumps())
     doc["turns"][0][5] = ["many", 3]
     with pytest.raises(kimi_ext.HistoryError, match="usage must be"):
         type(new_history(fmt)).loads(json.dumps(doc))
@@ -213,6 +210,6 @@ def test_estimator_defaults_and_a_custom_rule() -> None:
     assert estimator.measure("abcd" * 10).text == 10
     assert estimator.measure("里斯本").text == 3  # one token per non-ASCII character
     halved = Estimator(ascii_chars_per_token=2.0)
-    history = long_history("chat", 1)
+    history = long_anchored_history("chat", 1)
     history.add_user("x" * 400)
     assert history.count_tokens(estimator=halved).input_tokens > history.count_tokens().input_tokens

@@ -151,6 +151,17 @@ TOOLS = {
 }
 
 
+def long_anchored_history(fmt: str, turns: int, *, per_turn: int = 60, start: int = 50) -> Any:
+    """A history of ``turns`` rounds, each turn with the usage a service would report."""
+    history = new_history(fmt)
+    reported = start
+    for i in range(turns):
+        history.add_user(f"question {i}: " + "word " * 10)
+        history.add(result_of(fmt, f"answer {i}: " + "text " * 8, reported, 20))
+        reported += per_turn
+    return history
+
+
 def words_rule(text: str) -> int:
     """A rule no estimator here knows: one token per word and per punctuation mark."""
     return len(re.findall(r"\w+|[^\w\s]", text))

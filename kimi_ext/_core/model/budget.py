@@ -72,10 +72,10 @@ MEDIA_TOKENS = 1024
 AUTO_OUTPUT_FLOOR = 16_384
 """The smallest output limit ``"auto"`` sets: with less room the request is refused.
 
-Reasoning is always on and counts against the output limit; at effort ``max`` it commonly
-runs to several thousand tokens before the first visible word, and further on hard tasks.
-16,384 is 1/8 of the service's default budget (131,072) and 1.6% of the window: a request
-left with less than that is more likely to end in reasoning only than to answer."""
+Reasoning is always on and counts against the output limit, and at effort ``max`` it can
+run to thousands of tokens before the first visible word. 16,384 is 1/8 of the service's
+default budget (131,072) and 1.6% of the window; the reference documents name no safe
+minimum, only that a small cap may stop before any visible answer."""
 
 ESTIMATE_MARGIN = 0.25
 """The share of the estimated tokens that ``"auto"`` keeps free, in case the estimate is
