@@ -93,8 +93,6 @@ _MEDIA_RUN = re.compile(r'(?:;base64,|"media_type":"[^"]{1,100}","data":")[A-Za-
 class CountKind(enum.Enum):
     """How a :class:`TokenCount` was made."""
 
-    EXACT = "exact"
-    """Every token was reported by the service; nothing is estimated."""
     ANCHORED = "anchored"
     """The service's report of an earlier turn, plus an estimate of what came after."""
     ESTIMATED = "estimated"
@@ -128,8 +126,10 @@ class TokenCount:
 
     @property
     def exact(self) -> bool:
-        """True when nothing was estimated."""
-        return self.kind is CountKind.EXACT
+        """True when every token was reported by the service and nothing estimated (a
+        request always adds something after its last reported turn, so a count of one is
+        exact only if it adds nothing the estimate has to cover)."""
+        return self.kind is CountKind.ANCHORED and self.estimated == 0
 
     @property
     def remaining(self) -> int:
