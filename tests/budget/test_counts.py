@@ -21,6 +21,7 @@ from kimi_ext.budget import CountKind, Estimator, Size, TokenCount, context_wind
 from kimi_ext.testing import KimiStandIn, Reply
 from tests.support.budget import (
     FORMATS,
+    MODEL,
     long_anchored_history,
     new_history,
     request,
@@ -213,3 +214,13 @@ def test_estimator_defaults_and_a_custom_rule() -> None:
     history = long_anchored_history("chat", 1)
     history.add_user("x" * 400)
     assert history.count_tokens(estimator=halved).input_tokens > history.count_tokens().input_tokens
+
+
+def test_a_count_never_fails_on_what_create_would_refuse(kimi: Kimi) -> None:
+    looped: list[Any] = []
+    looped.append(looped)
+    odd = [{"role": "user", "content": {1, 2}}, {"role": "user", "content": looped}]
+    count = kimi.chat.completions.count_tokens(model=MODEL, messages=odd)
+    assert count.kind is CountKind.ESTIMATED and count.input_tokens > 0
+    with pytest.raises(kimi_ext.RequestValidationError):
+        kimi.chat.completions.create(model=MODEL, messages=odd)

@@ -188,10 +188,18 @@ DEFAULT_ESTIMATOR = Estimator()
 
 
 def _json(value: Any) -> str:
+    """``value`` as the wire carries it; a value JSON cannot write (which ``create()``
+    refuses, naming it) is measured by its repr, so a count never fails."""
     try:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+        try:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)
+        except (TypeError, ValueError, RecursionError):
+            try:
+                return repr(value)
+            except RecursionError:
+                return ""
 
 
 @dataclass(frozen=True)
