@@ -32,7 +32,6 @@ from kimi_ext.testing.recording import RecordedRequest
 from kimi_ext.testing.replies import (
     Reply,
     SearchResult,
-    TokenCounter,
     ToolCallSpec,
     WebSearchSpec,
     count_tokens,
@@ -58,7 +57,6 @@ __all__ = [
     "SearchResult",
     "ServiceError",
     "StandInError",
-    "TokenCounter",
     "ToolCallSpec",
     "WebSearchSpec",
     "count_tokens",
