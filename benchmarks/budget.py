@@ -11,7 +11,8 @@
    chars/4 and for kimi-cli's rule (ASCII/4 + 1 per other character) on the request's JSON.
 
 Not one of the timed groups of ``python -m benchmarks``: the sessions take a minute or two.
-``--turns N`` sets the session length (default 300); ``--formats chat,messages``.
+``--turns N`` sets the session length (default 300); ``--formats chat,messages``;
+``--repeat N`` the counts timed per history size (default 2,000).
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.budget")
     parser.add_argument("--turns", type=int, default=300)
     parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--repeat", type=int, default=2000, help="counts timed per size")
     args = parser.parse_args(argv)
     formats = [f for f in args.formats.split(",") if f]
-    print("count cost (median of 2,000 counts)")
+    print(f"count cost (median of {args.repeat:,} counts)")
     print("| format | 200 turns | 2,000 turns | ratio |")
     print("| --- | --- | --- | --- |")
     for fmt in formats:
-        small, large = count_cost(fmt, 200), count_cost(fmt, 2000)
+        small, large = count_cost(fmt, 200, args.repeat), count_cost(fmt, 2000, args.repeat)
         print(f"| {fmt} | {small * 1e6:.0f} µs | {large * 1e6:.0f} µs | {large / small:.2f} |")
     print(
         f"\naccuracy on a {args.turns}-turn tool session (share of turns within 3%, median error)"
