@@ -28,5 +28,5 @@ def test_300_turns_counted_within_3_percent_on_95_percent_of_turns(rule: object)
 
 @pytest.mark.parametrize("fmt", ["messages", "responses"])
 def test_the_other_formats_count_as_well(fmt: str) -> None:
-    session = run_session(fmt, 60, words_rule)
+    session = run_session(fmt, 150, words_rule)
     assert session.within(session.counted) >= 0.95
