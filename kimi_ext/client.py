@@ -65,6 +65,7 @@ from kimi_ext.structured import Structured, parse_result, place_schema
 if TYPE_CHECKING:
     from kimi_ext._core.streaming.stream import AsyncStreamManager, StreamManager
     from kimi_ext._core.transport.hooking import HookSet
+    from kimi_ext.budget import TokenCount
     from kimi_ext.chat.params import ChatParams
     from kimi_ext.chat.stream import AsyncChatCompletionStream, ChatCompletionStream
     from kimi_ext.messages.params import MessagesParams
@@ -539,6 +540,17 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
             params = {**params, "tools": tool_declarations(self.format, tools)[0]}
         return prepare(self.format, params, stream=stream, schemas=self._schemas)
 
+    def _count(self, params: Mapping[str, Any]) -> TokenCount:
+        """``count_tokens``: the input of the request ``params`` would send (kimi_ext.budget)."""
+        from kimi_ext.budget import count_tokens
+
+        tools = params.get("tools")
+        if isinstance(tools, list | tuple) and not all(isinstance(t, Mapping) for t in tools):
+            from kimi_ext.tool_loop import tool_declarations  # as _prepare declares them
+
+            params = {**params, "tools": tool_declarations(self.format, tools)[0]}
+        return count_tokens(self.format, params)
+
 
 # twin: _AsyncResource
 class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
@@ -556,6 +568,14 @@ class _SyncResource(_Resource[ResultT, StreamT, Any, HistoryT]):
         params = place_schema(self.format, params, schema, name=name)
         result = self._caller.result(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
+
+    @keywords
+    def count_tokens(self, **params: Any) -> TokenCount:
+        """The input tokens this request would send, counted offline (no network, no
+        tokenizer): from the usage a history object recorded for its last received turn,
+        plus an estimate of what came after it. Takes ``create()``'s keyword arguments;
+        nothing is validated or sent. See :mod:`kimi_ext.budget`."""
+        return self._count(params)
 
     def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | StreamT:
         prepared = self._prepare(params, stream)
@@ -602,6 +622,14 @@ class _AsyncResource(_Resource[ResultT, Any, AsyncStreamT, HistoryT]):
         params = place_schema(self.format, params, schema, name=name)
         result = await self._caller.result(self._prepare(params, False), self.format.result_type)
         return parse_result(result, schema)
+
+    @keywords
+    async def count_tokens(self, **params: Any) -> TokenCount:
+        """The input tokens this request would send, counted offline (no network, no
+        tokenizer): from the usage a history object recorded for its last received turn,
+        plus an estimate of what came after it. Takes ``create()``'s keyword arguments;
+        nothing is validated or sent. See :mod:`kimi_ext.budget`."""
+        return self._count(params)
 
     async def _create(self, params: Mapping[str, Any], stream: bool) -> ResultT | AsyncStreamT:
         prepared = self._prepare(params, stream)

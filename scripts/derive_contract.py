@@ -84,6 +84,9 @@ def _check_fields(extensions: dict[str, Any], request: dict[str, Any], spec_path
         name = extensions.get(key)
         if name is not None and name not in request.get("properties", {}):
             raise SystemExit(f"{spec_path}: x-kimi-{key} {name!r} is not a request field")
+    for name in extensions.get("client-values", {}):
+        if name not in request.get("properties", {}):
+            raise SystemExit(f"{spec_path}: x-kimi-client-values {name!r} is not a request field")
 
 
 def _schema_fields(defs: dict[str, Any], request: dict[str, Any]) -> list[dict[str, Any]]:

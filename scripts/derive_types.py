@@ -330,12 +330,16 @@ def derive(spec_path: Path) -> str:
     _, request = deriver.resolve(body)
     # The keyword arguments: the body's fields, each optional, None meaning "not given".
     fields = []
+    # Values kimi_ext replaces before sending (x-kimi-client-values: an output limit "auto").
+    client_values: dict[str, list[str]] = spec.get("x-kimi-client-values", {})
     for prop, sub in request.get("properties", {}).items():
         if prop == "stream":
             continue
         ann = deriver.ann(sub, "request", "Create" + _camel(prop))
         if prop == "tools":  # kimi_ext also declares Python functions and kimi_ext.tool()s
             ann = ann.replace("Sequence[", "Sequence[Callable[..., Any] | ", 1)
+        if prop in client_values:
+            ann += " | Literal[" + ", ".join(repr(v) for v in client_values[prop]) + "]"
         fields.append(f"    {prop}: {ann} | None")
     create = _camel(fmt) + "CreateFields"
     deriver.blocks[create] = [

@@ -29,7 +29,13 @@ from kimi_ext.testing.cassette import Cassette, CassetteError, CassetteWarning
 from kimi_ext.testing.faults import Fault
 from kimi_ext.testing.matching import DEFAULT_IGNORE, Matcher
 from kimi_ext.testing.recording import RecordedRequest
-from kimi_ext.testing.replies import Reply, SearchResult, ToolCallSpec, WebSearchSpec, count_tokens
+from kimi_ext.testing.replies import (
+    Reply,
+    SearchResult,
+    ToolCallSpec,
+    WebSearchSpec,
+    count_tokens,
+)
 from kimi_ext.testing.rules import ServiceError
 from kimi_ext.testing.script import Match, Rule, ScriptError
 from kimi_ext.testing.standin import KimiStandIn, StandInError, serve, serve_forever

@@ -7,7 +7,8 @@ turn). The *prefix* is everything before that turn plus the system prompt (Messa
 and the tools. The prefix is serialised as canonical JSON (sorted keys, compact) and hashed
 together with the model and the cache group (``prompt_cache_key`` / ``metadata.user_id``).
 
-**Tokens.** ``prefix_tokens = count_tokens(canonical prefix)`` (0 when there is no system
+**Tokens** (counted by the stand-in's rule, ``count_tokens`` unless ``token_counter=``
+gives another). ``prefix_tokens = count_tokens(canonical prefix)`` (0 when there is no system
 prompt, no tools and no earlier turn), ``tail_tokens = max(1, count_tokens(canonical rest))``
 and the request's input tokens are their sum, so the cached part never exceeds the input.
 
@@ -28,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kimi_ext.testing.replies import count_tokens
+from kimi_ext.testing.replies import TokenCounter, count_tokens
 
 _UNIT_SECONDS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
@@ -80,8 +81,11 @@ def conversation(fmt: str, body: Mapping[str, Any]) -> tuple[dict[str, Any], lis
 class PromptCache:
     """Thread-safe prefix cache with expiry."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, counter: TokenCounter = count_tokens
+    ) -> None:
         self._entries: dict[str, tuple[float, str]] = {}  # hash -> (expires_at, ttl)
+        self.counter = counter  # the stand-in's token rule (KimiStandIn(token_counter=...))
         self._lock = threading.Lock()
         self._clock = clock
         self.enabled = True
@@ -92,15 +96,24 @@ class PromptCache:
             self._entries.clear()
 
     def use(
-        self, fmt: str, body: Mapping[str, Any], *, model: str, group: str, ttl: str
+        self,
+        fmt: str,
+        body: Mapping[str, Any],
+        *,
+        model: str,
+        group: str,
+        ttl: str,
+        counter: TokenCounter | None = None,
     ) -> CacheUse:
         """Look the request's prefix up and record it: the tokens read from and written to
-        the cache for ``body`` (what the usage of the answer reports)."""
+        the cache for ``body`` (what the usage of the answer reports), counted by
+        ``counter`` (default: the cache's own)."""
+        count = counter or self.counter
         header, turns = conversation(fmt, body)
         cut = split_turns(turns)
         header = {k: v for k, v in header.items() if v is not None}
-        prefix_tokens = count_tokens(canonical([header, turns[:cut]])) if header or cut else 0
-        total = prefix_tokens + max(1, count_tokens(canonical(turns[cut:])))
+        prefix_tokens = count(canonical([header, turns[:cut]])) if header or cut else 0
+        total = prefix_tokens + max(1, count(canonical(turns[cut:])))
         if not self.enabled or prefix_tokens == 0:
             return CacheUse(total, write_ttl=ttl)
 
@@ -125,7 +138,7 @@ class PromptCache:
                 self._entries[key(end)] = (now + ttl_seconds(entry[1]), entry[1])
                 if end == cut:
                     return CacheUse(total, read=prefix_tokens, write_ttl=entry[1])
-                read = count_tokens(canonical([header, turns[:end]])) if header or end else 0
+                read = count(canonical([header, turns[:end]])) if header or end else 0
                 self._entries[key(cut)] = (now + ttl_seconds(ttl), ttl)
                 return CacheUse(total, read=read, write=prefix_tokens - read, write_ttl=ttl)
             self._entries[key(cut)] = (now + ttl_seconds(ttl), ttl)

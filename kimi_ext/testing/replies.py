@@ -5,13 +5,15 @@ A :class:`Reply` is format-neutral. :func:`plan_output` turns it into a
 friends) is spent in generation order (reasoning, then text, then tool calls), so a small
 budget cuts the reasoning or the text exactly where the real service would stop.
 
-Tokens are counted the same way everywhere (usage, caching, truncation)::
+Tokens are counted the same way everywhere (usage, caching, truncation), by default::
 
     count_tokens("")        == 0
     count_tokens("abcd")    == 1
     count_tokens("abcde")   == 2      # ceil(characters / 4)
 
-and cutting at N tokens keeps the first ``4 * N`` characters.
+and cutting at N tokens keeps the first ``4 * N`` characters. ``KimiStandIn(token_counter=
+...)`` plugs in another rule (a :data:`TokenCounter`: text in, tokens out); cutting at N
+tokens then keeps the longest prefix the rule counts as at most N.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 CHARS_PER_TOKEN = 4
+
+TokenCounter = Callable[[str], int]
+"""A rule counting the tokens of a text (the stand-in's default is :func:`count_tokens`)."""
 DEFAULT_REASONING = "Thinking it over before answering."
 SEARCH_REASONING = "The search results are in; answering from them."
 
@@ -31,9 +36,19 @@ def count_tokens(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
 
 
-def cut_to_tokens(text: str, tokens: int) -> str:
-    """The first ``tokens`` tokens of ``text`` (``4 * tokens`` characters)."""
-    return text[: max(0, tokens) * CHARS_PER_TOKEN]
+def cut_to_tokens(text: str, tokens: int, counter: TokenCounter | None = None) -> str:
+    """The first ``tokens`` tokens of ``text`` (``4 * tokens`` characters by default; with
+    another ``counter``, the longest prefix it counts as at most ``tokens``)."""
+    if counter is None or counter is count_tokens:
+        return text[: max(0, tokens) * CHARS_PER_TOKEN]
+    low, high = 0, len(text)  # counter(text[:low]) <= tokens; search the largest such low
+    while low < high:
+        mid = (low + high + 1) // 2
+        if counter(text[:mid]) <= tokens:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low]
 
 
 def dump_json(value: Any) -> str:
@@ -166,15 +181,17 @@ class PlannedOutput:
     search: PlannedSearch | None = None
     finish: Literal["stop", "length", "tool_calls"] = "stop"
     stop_sequence: str | None = None
+    counter: TokenCounter = field(default=count_tokens, compare=False, repr=False)
 
     @property
     def reasoning_tokens(self) -> int:
-        return count_tokens(self.reasoning)
+        return self.counter(self.reasoning)
 
     @property
     def output_tokens(self) -> int:
-        calls = sum(count_tokens(c.name + c.arguments) for c in self.tool_calls)
-        return self.reasoning_tokens + count_tokens(self.text) + calls
+        count = self.counter
+        calls = sum(count(c.name + c.arguments) for c in self.tool_calls)
+        return self.reasoning_tokens + count(self.text) + calls
 
     @property
     def truncated(self) -> bool:
@@ -193,6 +210,7 @@ def plan_output(
     with_reasoning: bool = True,
     search_id: str | None = None,
     call_id: Callable[[str, int], str] = default_call_id,
+    counter: TokenCounter = count_tokens,
 ) -> PlannedOutput:
     """Apply stop sequences and the output budget to ``reply``.
 
@@ -226,26 +244,32 @@ def plan_output(
         else None
     )
 
+    count = counter
     left = budget
-    if count_tokens(reasoning) > left:
-        return PlannedOutput(cut_to_tokens(reasoning, left), False, "", False, [], None, "length")
-    left -= count_tokens(reasoning)
-    if count_tokens(text) > left:
-        cut = cut_to_tokens(text, left)
-        return PlannedOutput(reasoning, True, cut, bool(cut), [], search, "length")
-    left -= count_tokens(text)
+    if count(reasoning) > left:
+        cut = cut_to_tokens(reasoning, left, count)
+        return PlannedOutput(cut, False, "", False, [], None, "length", counter=count)
+    left -= count(reasoning)
+    if count(text) > left:
+        cut = cut_to_tokens(text, left, count)
+        return PlannedOutput(reasoning, True, cut, bool(cut), [], search, "length", counter=count)
+    left -= count(text)
     kept: list[PlannedCall] = []
     for call in calls:
-        cost = count_tokens(call.name + call.arguments)
+        cost = count(call.name + call.arguments)
         if cost > left:
-            room = left * CHARS_PER_TOKEN - len(call.name)
+            room = len(cut_to_tokens(call.name + call.arguments, left, count)) - len(call.name)
             if room > 0:
                 kept.append(cut_call(call, room))
-            return PlannedOutput(reasoning, True, text, bool(text), kept, search, "length")
+            return PlannedOutput(
+                reasoning, True, text, bool(text), kept, search, "length", counter=count
+            )
         left -= cost
         kept.append(call)
     finish: Literal["stop", "tool_calls"] = "tool_calls" if kept else "stop"
-    return PlannedOutput(reasoning, True, text, bool(text), kept, search, finish, stop_hit)
+    return PlannedOutput(
+        reasoning, True, text, bool(text), kept, search, finish, stop_hit, counter=count
+    )
 
 
 def cut_call(call: PlannedCall, size: int) -> PlannedCall:

@@ -59,6 +59,7 @@ from kimi_ext.testing.replies import (
     SEARCH_REASONING,
     PlannedOutput,
     Reply,
+    TokenCounter,
     ToolCallSpec,
     count_tokens,
     cut_call,
@@ -373,6 +374,12 @@ class KimiStandIn:
         max_body_bytes: the largest request body taken (413 above it); None: each
             format's limit from its spec (``x-kimi-max-body-bytes``, 100 MB). A smaller
             one keeps tests of the limit light.
+        token_counter: the rule counting tokens, text in and tokens out (default
+            :func:`~kimi_ext.testing.count_tokens`, ``ceil(len / 4)``), used for every
+            count the stand-in makes: input and cache tokens, output tokens, and where the
+            output limit cuts an answer. Give another rule to test code that estimates
+            tokens against one it does not know. Read on every request: setting
+            ``standin.token_counter`` between requests changes it.
         script: a JSON script file of rules, queued replies and faults to load
             (:meth:`load_script`; :class:`~kimi_ext.testing.script.ScriptError` when it is
             broken).
@@ -404,6 +411,7 @@ class KimiStandIn:
         schema_rules: Literal["strict", "off"] = "strict",
         max_body_bytes: int | None = None,
         script: str | Path | None = None,
+        token_counter: TokenCounter | None = None,
         **cassettes: Unpack[DeprecatedCassetteKeywords],
     ) -> None:
         unknown = next((k for k in cassettes if k not in _CASSETTE_KEYWORDS), None)
@@ -429,7 +437,8 @@ class KimiStandIn:
         self.schema_rules = schema_rules
         self.max_body_bytes = max_body_bytes
         self.responder: Responder | None = None
-        self.cache = PromptCache()
+        self.token_counter: TokenCounter = token_counter or count_tokens
+        self.cache = PromptCache(counter=self.token_counter)
         self.cache.enabled = caching
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self._lock = threading.Lock()
@@ -1016,12 +1025,16 @@ class KimiStandIn:
             stops=info.stops,
             with_reasoning=with_reasoning,
             search_id=new_id("ws_" if info.fmt == "responses" else "srvtoolu_", 24),
+            counter=self.token_counter,
         )
         if info.fmt == "chat" and search is not None:
             plan = _as_builtin(plan)
         plan = _with_call_faults(plan, faults)
         group = info.cache_group
-        cache = self.cache.use(info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl)
+        cache = self.cache.use(
+            info.fmt, body, model=info.model, group=group, ttl=info.cache_ttl,
+            counter=self.token_counter,
+        )  # fmt: skip
         return Context(
             info=info,
             body=body,
@@ -1039,7 +1052,7 @@ class KimiStandIn:
         spec = reply.search
         assert spec is not None
         search_id = "ws-" + secrets.token_hex(6)
-        cost = sum(count_tokens(r.url + r.title + r.snippet) for r in spec.results)
+        cost = sum(self.token_counter(r.url + r.title + r.snippet) for r in spec.results)
         arguments = dump_json(
             {"search_result": {"search_id": search_id}, "usage": {"total_tokens": cost}}
         )

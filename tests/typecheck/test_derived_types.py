@@ -72,6 +72,10 @@ FLAGGED: dict[str, tuple[str, str]] = {
         "tool_choice={'type': 'auot'})  # E",
         "",
     ),
+    "output_limit_other_string": (
+        'client.messages.create(model="kimi-k3.1-pro", max_tokens="max", messages=[])  # E',
+        "",
+    ),
     "messages_top_level_key_misspelt": (
         'client.messages.create(model="kimi-k3.1-pro", max_token=64, '
         "messages=[{'role': 'user', 'content': 'hi'}])  # E",
@@ -163,6 +167,19 @@ ACCEPTED: dict[str, str] = {
         client.messages.create({M}, messages=history, system=history.system)
         client.chat.completions.create(model="kimi-k3.1-pro", messages=ChatHistory())
         client.responses.create(model="kimi-k3.1-pro", input=ResponsesHistory())
+    """,
+    # An output limit of "auto" (x-kimi-client-values), and the counts it goes with.
+    "output_limit_auto": """
+        from kimi_ext import MessagesHistory
+        from kimi_ext.budget import TokenCount
+        history = MessagesHistory()
+        client.messages.create(model="kimi-k3.1-pro", max_tokens="auto", messages=history)
+        client.chat.completions.create(model="kimi-k3.1-pro", max_completion_tokens="auto",
+                                       messages=[])
+        client.chat.completions.create(model="kimi-k3.1-pro", max_tokens="auto", messages=[])
+        client.responses.create(model="kimi-k3.1-pro", max_output_tokens="auto", input="hi")
+        count: TokenCount = history.count_tokens()
+        total: int = count.input_tokens
     """,
     "built_at_run_time": f"""
         import json

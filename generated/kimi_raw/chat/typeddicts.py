@@ -198,8 +198,8 @@ class ChatCreateFields(TypedDict, total=False):
     model: str | None
     messages: Sequence[ChatMessageParam | RuntimeMapping] | None
     reasoning_effort: Literal['low', 'high', 'max', 'medium', 'xhigh', 'minimal', 'none'] | None
-    max_completion_tokens: int | None
-    max_tokens: int | None
+    max_completion_tokens: int | Literal['auto'] | None
+    max_tokens: int | Literal['auto'] | None
     stream_options: StreamOptionsParam | RuntimeMapping | None
     tools: Sequence[Callable[..., Any] | ChatToolParam | RuntimeMapping] | None
     tool_choice: ToolChoiceParam | RuntimeMapping | None

@@ -171,7 +171,7 @@ class MessagesCreateFields(TypedDict, total=False):
     """The body fields of one ``messages`` request, as keyword arguments."""
 
     model: str | None
-    max_tokens: int | None
+    max_tokens: int | Literal['auto'] | None
     messages: Sequence[MessageParam | RuntimeMapping] | None
     system: str | Sequence[TextBlockParam | RuntimeMapping] | None
     tools: Sequence[Callable[..., Any] | ToolDefinitionParam | RuntimeMapping] | None

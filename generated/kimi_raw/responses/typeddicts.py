@@ -234,7 +234,7 @@ class ResponsesCreateFields(TypedDict, total=False):
     model: str | None
     input: str | Sequence[InputItemParam | RuntimeMapping] | None
     instructions: str | None
-    max_output_tokens: int | None
+    max_output_tokens: int | Literal['auto'] | None
     reasoning: ReasoningConfigParam | RuntimeMapping | None
     text: TextConfigParam | RuntimeMapping | None
     tools: Sequence[Callable[..., Any] | RequestToolParam | RuntimeMapping] | None

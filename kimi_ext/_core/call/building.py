@@ -25,6 +25,7 @@ from kimi_ext._core.contract.memo import SameObjectMemo
 from kimi_ext._core.contract.options import CLIENT_OPTIONS, check_options
 from kimi_ext._core.contract.text import has_lone_surrogate
 from kimi_ext._core.contract.validation import validate
+from kimi_ext._core.model.budget import fit_window
 from kimi_ext._core.model.history import History
 from kimi_ext._core.transport.request import UNSET_TIMEOUT, Prepared
 from kimi_ext.errors import RequestValidationError
@@ -202,6 +203,9 @@ def build_body(
     if schemas == "normalize":
         for path, role in fmt.contract.schema_fields:
             body = _with_normalized(body, path, role, ())
+    # The context window (kimi_ext/_core/model/budget.py): refuse an input sure to exceed
+    # it, and turn an output limit of "auto" into the room left.
+    fit_window(fmt.name, body, history.turn_records() if isinstance(history, History) else None)
     validate(fmt.name, body, received=received)
     extra = params.get("extra_body")
     if extra:

@@ -232,6 +232,12 @@ class Contract:
         self.history_field: str = ext["history-field"]
         self.system_field: str | None = ext.get("system-field")
         self.output_limit_field: str = ext["output-limit-field"]
+        # The context window (input and output together) and the values kimi_ext replaces
+        # before sending (an output limit of "auto"), from the spec.
+        self.context_window: int = int(ext["context-window"])
+        self.client_values: Mapping[str, tuple[Any, ...]] = {
+            name: tuple(values) for name, values in ext.get("client-values", {}).items()
+        }
         self.terminal_events: frozenset[str] = frozenset(ext["terminal-events"])
         self.stream_events: Mapping[str, str] = data["stream_events"]
         """Event type -> generated model name of the stream events kimi_ext types."""

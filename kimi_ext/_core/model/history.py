@@ -66,12 +66,16 @@ from typing import Any, ClassVar, Self, overload
 from kimi_ext._core.contract import contract
 from kimi_ext._core.contract.arguments import checked, kind_of, message, parameter_rule
 from kimi_ext._core.contract.text import has_lone_surrogate
+from kimi_ext._core.model.budget import Anchor, Estimator, TokenCount, anchor_of, count_history
 from kimi_ext._core.model.result import Result
 from kimi_ext.errors import HistoryError
 
 __all__ = ["History", "SystemHistory", "history_arguments", "thinking_required", "with_message"]
 
-_DUMP_VERSION = 1
+# Version 2 adds the usage the service reported for a received turn (a sixth column of its
+# row); a history without any is still written as version 1, which older readers take.
+_DUMP_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
 THINKING_TYPES = frozenset({"thinking", "redacted_thinking"})
 CALL_OUTPUT = {
     "function_call": "function_call_output",
@@ -121,9 +125,11 @@ def block_refs(block: Mapping[str, Any]) -> tuple[Any, Any, Any]:
 
 class Turn:
     """What is remembered about an assistant turn: its model, and (for received turns) the
-    tool-call ids and thinking-block fingerprints as they arrived."""
+    tool-call ids and thinking-block fingerprints as they arrived, and the usage the service
+    reported for it (its :class:`~kimi_ext._core.model.budget.Anchor`, which token counts
+    start from)."""
 
-    __slots__ = ("call_ids", "model", "refs", "thinking")
+    __slots__ = ("anchor", "call_ids", "model", "refs", "thinking")
 
     def __init__(
         self,
@@ -135,6 +141,7 @@ class Turn:
         self.model = model
         self.call_ids = call_ids
         self.thinking = thinking
+        self.anchor: Anchor | None = None
         # The strings of each thinking block when last seen intact: an unchanged block is
         # recognized by identity, without hashing.
         self.refs: list[tuple[Any, Any, Any] | None] = (
@@ -157,16 +164,23 @@ class Turn:
         return True
 
     def dump(self, start: int, count: int) -> list[Any]:
+        """The turn's row in a save. The reported usage is written only where it still
+        applies: at the position the turn was received at (not in a slice from the middle)."""
         ids = list(self.call_ids) if self.call_ids is not None else None
-        return [start, count, self.model, ids, self.thinking]
+        row = [start, count, self.model, ids, self.thinking]
+        anchor = self.anchor
+        if anchor is not None and anchor.at == start:
+            row.append([anchor.input_tokens, anchor.output_tokens])
+        return row
 
     @classmethod
     def load(cls, row: Any) -> tuple[int, int, Turn]:
         """(start, count, turn) of a row :meth:`dump` wrote; ValueError saying what is
         wrong with any other."""
-        if not isinstance(row, list) or len(row) != 5:
-            raise ValueError("must be a list [start, count, model, call ids, thinking]")
-        start, count, model, ids, thinking = row
+        if not isinstance(row, list) or len(row) not in (5, 6):
+            raise ValueError("must be a list [start, count, model, call ids, thinking(, usage)]")
+        start, count, model, ids, thinking = row[:5]
+        usage = row[5] if len(row) == 6 else None
         if type(start) is not int or type(count) is not int:
             raise ValueError(f"start and count must be integers, not {start!r} and {count!r}")
         if model is not None and not isinstance(model, str):
@@ -180,6 +194,14 @@ class Turn:
         ):
             raise ValueError("thinking fingerprints must be a list of strings")
         turn = cls(model, tuple(ids) if ids is not None else None, thinking)
+        if usage is not None:
+            if not (
+                isinstance(usage, list)
+                and len(usage) == 2
+                and all(type(n) is int and n >= 0 for n in usage)
+            ):
+                raise ValueError(f"the usage must be [input tokens, output tokens], not {usage!r}")
+            turn.anchor = Anchor(start, usage[0], usage[1])
         return start, count, turn
 
 
@@ -344,7 +366,12 @@ class History(Sequence[dict[str, Any]]):
                 f"{type(self).__name__}.add() takes a {wanted.__name__} (a {wanted.format} "
                 f"result), not {given}; use append() for a raw message",
             )
+        start = len(self._items)
         self._add_result(result)
+        # The usage the service reported for this turn: token counts start from it.
+        turn = self._meta[start] if len(self._meta) > start else None
+        if turn is not None:
+            turn.anchor = anchor_of(result.usage, start)
 
     def _add_result(self, result: Any) -> None:
         raise NotImplementedError
@@ -374,12 +401,50 @@ class History(Sequence[dict[str, Any]]):
         self.validate()
         return list(self._items)
 
+    def turn_records(self) -> Sequence[Turn | None]:
+        """Per message, what was recorded about the turn it belongs to (None for a message
+        you wrote): read by token counts, which start from the usage a turn reported."""
+        return self._meta
+
     def received_positions(self) -> frozenset[int]:
         """The positions of the items the service sent (added with :meth:`add`). They go
         back exactly as received: the request contract does not hold them to the shapes a
         user may write (a block type the request schema does not list is sent back)."""
         return frozenset(
             i for i, turn in enumerate(self._meta) if turn is not None and turn.received
+        )
+
+    # --- counting ---------------------------------------------------------------------
+
+    @history_arguments
+    def count_tokens(
+        self,
+        *,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        estimator: Estimator | None = None,
+    ) -> TokenCount:
+        """The input tokens of the next request sending this history (with ``tools``, the
+        tool definitions as the format spells them), counted offline.
+
+        The count starts from the usage the service reported for the last turn received
+        with :meth:`add` (exact), and estimates only the messages after it, at a ratio
+        learned from this conversation's reported usage (see :mod:`kimi_ext.budget`). It
+        assumes the system prompt and tools are those of the request that turn answered.
+        The work grows with the messages added since that turn, not with the history.
+        """
+        rules = contract(self.result_type.format)
+        header: list[Any] = []
+        kept = getattr(self, rules.system_field, None) if rules.system_field else None
+        if kept is not None:  # Messages' system, Responses' instructions (Chat's is a message)
+            header.append({rules.system_field: kept})
+        if tools:
+            header.append({"tools": list(tools)})
+        return count_history(
+            self._items,
+            self._meta,
+            header=header,
+            estimator=estimator,
+            window=rules.context_window,
         )
 
     # --- saving -----------------------------------------------------------------------
@@ -399,7 +464,8 @@ class History(Sequence[dict[str, Any]]):
             if turn is not None:
                 turns.append(turn.dump(i, j - i))
             i = j
-        doc: dict[str, Any] = {"kimi_ext": type(self).__name__, "version": _DUMP_VERSION}
+        version = _DUMP_VERSION if any(len(row) == 6 for row in turns) else 1
+        doc: dict[str, Any] = {"kimi_ext": type(self).__name__, "version": version}
         for name in self._extra_fields:
             doc[name] = getattr(self, name)
         doc["items"] = self._items
@@ -443,7 +509,7 @@ class History(Sequence[dict[str, Any]]):
         if not isinstance(doc, dict) or doc.get("kimi_ext") != name:
             kind = doc.get("kimi_ext") if isinstance(doc, dict) else None
             raise HistoryError(None, f"not a saved {name} (found {kind!r})")
-        if type(doc.get("version")) is not int or doc.get("version") != _DUMP_VERSION:
+        if type(doc.get("version")) is not int or doc.get("version") not in _READABLE_VERSIONS:
             raise HistoryError(None, f"unsupported {name} dump version {doc.get('version')!r}")
         items, turns = doc.get("items"), doc.get("turns")
         if not isinstance(items, list) or not all(isinstance(m, dict) for m in items):
