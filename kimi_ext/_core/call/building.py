@@ -246,6 +246,10 @@ _UNKNOWN: Any = object()
 def _normalized(schema: Mapping[str, Any], role: str, where: tuple[Any, ...]) -> Any:
     found = _NORMALIZED.get(schema, role, _UNKNOWN)
     if found is _UNKNOWN:
+        try:  # a value JSON cannot write (circular, a set...): validation names it
+            json.dumps(schema, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            return schema
         from kimi_ext._core.contract import mfjs  # its rules are loaded on the first schema
 
         try:
