@@ -35,7 +35,14 @@ from kimi_ext.mcp import (
     tools_in_thread,
 )
 from kimi_ext.testing import KimiStandIn, Reply, ToolCallSpec
-from tests.support.history import MODEL, aclient, client, standin, standin_server
+from tests.support.history import (
+    MODEL,
+    aclient,
+    client,
+    standin,
+    standin_server,
+    tool_results,
+)
 from tests.support.mcp_server import (
     PNG_B64,
     README,
@@ -82,23 +89,6 @@ def definitions(fmt: str, body: dict[str, Any]) -> dict[str, dict[str, Any]]:
         fn = item.get("function", item)
         schema = fn.get("parameters", fn.get("input_schema"))
         out[fn["name"]] = {"description": fn.get("description", ""), "parameters": schema}
-    return out
-
-
-def tool_results(fmt: str, history: Any) -> list[tuple[str, Any, bool]]:
-    """(call id, content, is_error) of every tool result in a history, in order."""
-    out: list[tuple[str, Any, bool]] = []
-    for item in history:
-        if fmt == "chat" and item.get("role") == "tool":
-            out.append((item["tool_call_id"], item["content"], False))
-        elif fmt == "messages" and isinstance(item.get("content"), list):
-            for block in item["content"]:
-                if block.get("type") == "tool_result":
-                    out.append(
-                        (block["tool_use_id"], block["content"], bool(block.get("is_error")))
-                    )
-        elif fmt == "responses" and item.get("type") == "function_call_output":
-            out.append((item["call_id"], item["output"], False))
     return out
 
 

@@ -130,3 +130,23 @@ def hclient(httpserver: Any) -> Iterator[Kimi]:
 async def ahclient(httpserver: Any) -> AsyncIterator[AsyncKimi]:
     async with httpx.AsyncClient(verify=_tls()) as http:
         yield _kimi(AsyncKimi, http, httpserver.url_for("").rstrip("/"), "k")
+
+
+def tool_results(fmt: str, history: Any) -> list[tuple[str, Any, bool]]:
+    """(call id, content, is_error) of every tool result in a history, in order."""
+    out: list[tuple[str, Any, bool]] = []
+    for item in history:
+        if fmt == "chat" and item.get("role") == "tool":
+            out.append((item["tool_call_id"], item["content"], False))
+        elif fmt == "messages" and isinstance(item.get("content"), list):
+            for block in item["content"]:
+                if block.get("type") == "tool_result":
+                    out.append(
+                        (block["tool_use_id"], block["content"], bool(block.get("is_error")))
+                    )
+        elif fmt == "responses" and item.get("type") in (
+            "function_call_output",
+            "custom_tool_call_output",
+        ):
+            out.append((item["call_id"], item["output"], False))
+    return out

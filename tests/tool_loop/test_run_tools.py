@@ -36,6 +36,7 @@ from tests.support.history import (
     sent_json,
     standin,
     standin_server,
+    tool_results,
 )
 
 _ = (aclient, ahclient, client, hclient, standin, standin_server)  # fixtures
@@ -79,26 +80,6 @@ async def run(mode: str, c: Kimi, ac: AsyncKimi, fmt: str, **params: Any) -> Too
 
 def calls(*specs: tuple[str, Any]) -> Reply:
     return Reply(tool_calls=[ToolCallSpec(name, args) for name, args in specs])
-
-
-def tool_results(fmt: str, history: Any) -> list[tuple[str, Any, bool]]:
-    """(call id, content, is_error) of every tool result in a history, in order."""
-    out: list[tuple[str, Any, bool]] = []
-    for item in history:
-        if fmt == "chat" and item.get("role") == "tool":
-            out.append((item["tool_call_id"], item["content"], False))
-        elif fmt == "messages" and isinstance(item.get("content"), list):
-            for block in item["content"]:
-                if block.get("type") == "tool_result":
-                    out.append(
-                        (block["tool_use_id"], block["content"], block.get("is_error", False))
-                    )
-        elif fmt == "responses" and item.get("type") in (
-            "function_call_output",
-            "custom_tool_call_output",
-        ):
-            out.append((item["call_id"], item["output"], False))
-    return out
 
 
 # --- the loop -------------------------------------------------------------------------------

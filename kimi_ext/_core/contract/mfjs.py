@@ -398,26 +398,14 @@ class _Checker:
                 self.add("max-depth", (), n=str(_K.depth))
             if text is None or '"$ref"' in text:
                 self.post_refs()
-            if max_depth > _K.doc_depth:
-                self.add(
-                    "documented-limit", (), name="depth", v=str(max_depth), n=str(_K.doc_depth)
-                )
-            if self.total_props > _K.doc_props:
-                self.add(
-                    "documented-limit",
-                    (),
-                    name="total properties",
-                    v=str(self.total_props),
-                    n=str(_K.doc_props),
-                )
-            if self.enum_total > _K.doc_enum:
-                self.add(
-                    "documented-limit",
-                    (),
-                    name="enum values in total",
-                    v=str(self.enum_total),
-                    n=str(_K.doc_enum),
-                )
+            documented = (
+                ("depth", max_depth, _K.doc_depth),
+                ("total properties", self.total_props, _K.doc_props),
+                ("enum values in total", self.enum_total, _K.doc_enum),
+            )
+            for name, value, limit in documented:
+                if value > limit:
+                    self.add("documented-limit", (), name=name, v=str(value), n=str(limit))
         if self.role == "tool-parameters":
             self.tool_root(root)
         return self.issues
