@@ -26,7 +26,8 @@ not checked):
 - containers (``list[X]``, ``Sequence[X]``, ``Iterable[X]``, ``Mapping[K, V]``, ``dict``...):
   the container's class, and its items when the value is a list, tuple or str, or a
   dict's values (already in memory: an iterator is never consumed, so a generator is not
-  checked inside). A ``str`` is not a ``Sequence`` of anything but ``str``;
+  checked inside). A ``str`` is not a ``Sequence`` of anything but ``str``, nor
+  ``bytes`` of anything but ``int``;
 - ``Any``, ``object``, a ``TypeVar``, an unannotated parameter (``self``), ``*args`` and
   ``**kwargs``: nothing.
 
@@ -188,6 +189,7 @@ def _container_rule(origin: type, args: tuple[Any, ...]) -> Rule:
             return outer
         item_test = items.test
         strings_ok = item_test("")
+        ints_ok = item_test(0)
 
         def sequence_test(value: Any) -> bool:
             if not outer_test(value):
@@ -195,6 +197,8 @@ def _container_rule(origin: type, args: tuple[Any, ...]) -> Rule:
             kind = type(value)
             if kind is str:
                 return strings_ok or not value  # its items are str
+            if kind is bytes or kind is bytearray:
+                return ints_ok or not value  # its items are int
             if kind is list or kind is tuple:
                 return all(item_test(item) for item in value)
             return True  # an iterator or a custom collection: not consumed

@@ -73,6 +73,8 @@ def test_good_arguments_pass_through_unchanged() -> None:
         (lambda: sample("x", table={"a": "1"}), "table", "each value an int"),
         # A str is a Sequence of str only.
         (lambda: sample("x", rows="abc"), "rows", "must be a list (each item a dict)"),
+        # And bytes a Sequence of int only (web_search_echo(b"\x00") raised AttributeError).
+        (lambda: sample("x", rows=b"\x00"), "rows", "must be a list (each item a dict)"),
         (lambda: sample("x", hook=5), "hook", "must be a callable or None"),
         (lambda: sample("x", path=5), "path", "must be a str, a path (os.PathLike) or None"),
         (lambda: sample("x", kind=5), "kind", "must be a type or None"),
