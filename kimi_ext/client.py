@@ -531,6 +531,10 @@ class _Resource(Generic[ResultT, StreamT, AsyncStreamT, HistoryT]):
     _schemas: str  # the client's schemas= (how a schema breaking Moonshot's rules is built)
 
     def _prepare(self, params: Mapping[str, Any], stream: bool) -> Prepared:
+        if stream is None:  # as the official SDKs take it: not streamed
+            stream = False
+        elif type(stream) is not bool:  # stream=1 would stream, and continue_() break
+            raise RequestValidationError("stream", stream, "must be True or False (or None)")
         tools = params.get("tools")
         if isinstance(tools, list | tuple) and not all(isinstance(t, Mapping) for t in tools):
             # Functions and kimi_ext.tool() objects, as run_tools takes them: declared the

@@ -87,6 +87,19 @@ def test_an_agreeing_flag_is_harmless(server: RawServer, fmt: str) -> None:
         assert prepared.stream is True and prepared.body["stream"] is True
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("flag", [1, "yes", 0, [], 2.0])
+def test_create_takes_a_boolean_stream_flag_or_none(server: RawServer, fmt: str, flag: Any) -> None:
+    # Before: stream=1 streamed (truthy), so continue_(stream=1) broke on the stream it got.
+    with Kimi(api_key=KEY, base_url=server.base_url) as client:
+        with pytest.raises(RequestValidationError, match="must be True or False") as info:
+            resource(client, fmt).create(**minimal(fmt), stream=flag)
+        assert info.value.field == "stream"
+        assert server.requests == []
+        result = resource(client, fmt).create(**minimal(fmt), stream=None)  # as False
+        assert not isinstance(result, kimi_ext._core.streaming.stream.SyncStream)
+
+
 def calls_that_never_stream(fmt: str, where: str) -> list[tuple[str, Any]]:
     """(name, a function of the resource) of each call that never streams, given a stream
     flag ``where`` (``"keyword"`` or ``"extra_body"``)."""
